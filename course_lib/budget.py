@@ -1,0 +1,221 @@
+"""Labs 11.3 and 11.5: project an append-only path into a bounded model input.
+
+Fixed costs come first (replayed system message, reserved output, safety
+margin); what is left is the message allowance. A compaction's summary is
+paid from that allowance, and the rest goes to whole interaction groups,
+newest first. History is never changed: the result is a fresh view of it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from .entries import CompactionEntry, MessageEntry, SessionEntry
+from .errors import BudgetError, CompactionError
+from .groups import InteractionGroup, group_interactions
+from .messages import MessageModel, SystemMessage, UserMessage, current_system_message
+from .summary import summary_message
+
+__all__ = [
+    "BudgetPlan",
+    "BuildContextResult",
+    "Estimator",
+    "Reason",
+    "TokenProjection",
+    "build_context",
+    "plan_budget",
+]
+
+Number = int | float
+Estimator = Callable[[str | MessageModel], Number]
+Reason = Literal["within_budget", "trimmed", "single_group_overflow"]
+
+
+@dataclass(frozen=True)
+class TokenProjection:
+    """Where the window goes: ``total = system + messages + reserved_output + safety_margin``."""
+
+    max_tokens: Number
+    system: Number
+    messages: Number
+    reserved_output: Number
+    safety_margin: Number
+    available_for_messages: Number
+    total: Number
+
+
+@dataclass(frozen=True)
+class BuildContextResult:
+    """The model input for one call, which entries it kept, and why."""
+
+    messages: list[MessageModel]
+    kept_entry_ids: list[str]
+    reason: Reason
+    tokens: TokenProjection
+
+
+@dataclass(frozen=True)
+class BudgetPlan:
+    """Every decision ``build_context`` makes, so views (the ledger) never re-decide them."""
+
+    system_message: SystemMessage | None
+    summary: UserMessage | None
+    summary_tokens: Number
+    groups: list[InteractionGroup]
+    group_tokens: list[Number]
+    first_kept_group: int  # index into ``groups``; == len(groups) when none is kept
+    reason: Reason
+    tokens: TokenProjection
+
+    @property
+    def kept_groups(self) -> list[InteractionGroup]:
+        return self.groups[self.first_kept_group :]
+
+
+def _check_budget_number(name: str, value: object) -> Number:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise BudgetError(f"{name} must be a finite number >= 0, got {value!r}")
+    if value < 0:
+        raise BudgetError(f"{name} must be a finite number >= 0, got {value!r}")
+    return value
+
+
+def _price(estimate_tokens: Estimator, message: MessageModel, label: str) -> Number:
+    """Ask the estimator about a copy, so it can never change the path."""
+    tokens = estimate_tokens(message.model_copy(deep=True))
+    return _check_budget_number(f"estimate_tokens result for {label}", tokens)
+
+
+def _newest_compaction(active_path: Sequence[SessionEntry]) -> CompactionEntry | None:
+    for entry in reversed(active_path):
+        if isinstance(entry, CompactionEntry):
+            return entry
+    return None
+
+
+def _restored_suffix(
+    active_path: Sequence[SessionEntry], compaction: CompactionEntry
+) -> Sequence[SessionEntry]:
+    """The path from the compaction's first kept entry on (that entry must be a user message)."""
+    position = {entry.id: index for index, entry in enumerate(active_path)}
+    first_kept = compaction.first_kept_entry_id
+    index = position.get(first_kept)
+    if (
+        index is None
+        or index > position[compaction.id]
+        or not isinstance(active_path[index], MessageEntry)
+        or not isinstance(active_path[index].message, UserMessage)
+    ):
+        raise CompactionError(
+            f"compaction {compaction.id}: first kept entry {first_kept!r} "
+            "is not a user message entry before it on the path"
+        )
+    return active_path[index:]
+
+
+def _select_newest_groups(costs: list[Number], allowance: Number) -> tuple[int, Reason]:
+    """Take whole groups from the newest backwards while they fit.
+
+    The newest group is always taken, even alone over the allowance.
+    Returns the index of the first kept group and the reason.
+    """
+    if not costs:
+        return 0, "within_budget"
+    if costs[-1] > allowance:
+        return len(costs) - 1, "single_group_overflow"
+    used = 0
+    first = len(costs)
+    while first > 0 and used + costs[first - 1] <= allowance:
+        used += costs[first - 1]
+        first -= 1
+    return first, "trimmed" if first > 0 else "within_budget"
+
+
+def plan_budget(
+    active_path: Sequence[SessionEntry],
+    *,
+    max_tokens: Number,
+    reserved_output: Number = 0,
+    safety_margin: Number = 0,
+    estimate_tokens: Estimator,
+) -> BudgetPlan:
+    """Decide what a model call keeps; ``build_context`` and ``budget_ledger`` both read this."""
+    _check_budget_number("max_tokens", max_tokens)
+    _check_budget_number("reserved_output", reserved_output)
+    _check_budget_number("safety_margin", safety_margin)
+
+    all_messages = [entry.message for entry in active_path if isinstance(entry, MessageEntry)]
+    system = current_system_message(all_messages)
+    system_tokens = _price(estimate_tokens, system, "replayed system message") if system else 0
+
+    compaction = _newest_compaction(active_path)
+    candidates = _restored_suffix(active_path, compaction) if compaction else active_path
+    summary = summary_message(compaction) if compaction else None
+    summary_tokens = (
+        _price(estimate_tokens, summary, f"summary message of {compaction.id}")
+        if summary and compaction
+        else 0
+    )
+
+    message_entries = [entry for entry in candidates if isinstance(entry, MessageEntry)]
+    groups = group_interactions(message_entries)
+    group_tokens = [
+        sum(_price(estimate_tokens, e.message, f"message entry {e.id}") for e in group.entries)
+        for group in groups
+    ]
+
+    available = max(0, max_tokens - system_tokens - reserved_output - safety_margin)
+    first_kept, reason = _select_newest_groups(group_tokens, available - summary_tokens)
+    messages_tokens = summary_tokens + sum(group_tokens[first_kept:])
+    tokens = TokenProjection(
+        max_tokens=max_tokens,
+        system=system_tokens,
+        messages=messages_tokens,
+        reserved_output=reserved_output,
+        safety_margin=safety_margin,
+        available_for_messages=available,
+        total=system_tokens + messages_tokens + reserved_output + safety_margin,
+    )
+    return BudgetPlan(
+        system_message=system,
+        summary=summary,
+        summary_tokens=summary_tokens,
+        groups=groups,
+        group_tokens=group_tokens,
+        first_kept_group=first_kept,
+        reason=reason,
+        tokens=tokens,
+    )
+
+
+def build_context(
+    active_path: Sequence[SessionEntry],
+    *,
+    max_tokens: Number,
+    reserved_output: Number = 0,
+    safety_margin: Number = 0,
+    estimate_tokens: Estimator,
+) -> BuildContextResult:
+    """Project ``active_path`` into ``[system?, summary?, ...kept messages]`` within the budget.
+
+    The caller gets ``active_path`` from ``path_to``. Messages are deep copies;
+    ``kept_entry_ids`` names only original message entries.
+    """
+    plan = plan_budget(
+        active_path,
+        max_tokens=max_tokens,
+        reserved_output=reserved_output,
+        safety_margin=safety_margin,
+        estimate_tokens=estimate_tokens,
+    )
+    head = [message for message in (plan.system_message, plan.summary) if message is not None]
+    kept = [entry for group in plan.kept_groups for entry in group.entries]
+    return BuildContextResult(
+        messages=[*head, *(entry.message for entry in kept)],
+        kept_entry_ids=[entry.id for entry in kept],
+        reason=plan.reason,
+        tokens=plan.tokens,
+    )

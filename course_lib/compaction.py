@@ -1,0 +1,61 @@
+"""Lab 11.4: create a compaction entry as a pure function of the active path.
+
+The entry is returned, not stored: the caller can show it, audit it or ask for
+confirmation, then append it explicitly. Its parent is always the path's last
+entry, so there is only one answer to "where does this summary hang?".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .entries import (
+    CompactionEntry,
+    CompactionSummary,
+    MessageEntry,
+    SessionEntry,
+    parse_session_entry,
+)
+from .errors import CompactionError
+from .groups import group_interactions
+
+__all__ = ["create_compaction_entry"]
+
+
+def create_compaction_entry(
+    active_path: Sequence[SessionEntry],
+    *,
+    id: str,
+    timestamp: int | float,
+    summary: CompactionSummary | dict[str, Any],
+    first_kept_entry_id: str,
+    tokens_before: int | float,
+) -> CompactionEntry:
+    """Build ``compaction`` entry ``id`` hanging after the path's leaf.
+
+    ``first_kept_entry_id`` must start a complete interaction; ``tokens_before``
+    is recorded as given. Raises ``CompactionError`` naming the offending id.
+    """
+    if not active_path:
+        raise CompactionError(f"compaction {id}: empty active path")
+    if any(entry.id == id for entry in active_path):
+        raise CompactionError(f"compaction {id}: duplicate id {id!r} is already on the path")
+    message_entries = [entry for entry in active_path if isinstance(entry, MessageEntry)]
+    group_starts = {group.entry_ids[0] for group in group_interactions(message_entries)}
+    if first_kept_entry_id not in group_starts:
+        raise CompactionError(
+            f"compaction {id}: first kept entry {first_kept_entry_id!r} "
+            "is not the first message of a complete interaction"
+        )
+    wire_summary = summary.to_wire() if isinstance(summary, CompactionSummary) else summary
+    candidate = {
+        "id": id,
+        "parentId": active_path[-1].id,
+        "timestamp": timestamp,
+        "type": "compaction",
+        "summary": wire_summary,
+        "firstKeptEntryId": first_kept_entry_id,
+        "tokensBefore": tokens_before,
+    }
+    return parse_session_entry(candidate)  # type: ignore[return-value]

@@ -1,0 +1,149 @@
+"""The three session entries and ``parse_session_entry``, the one boundary every entry crosses.
+
+A compaction is not a special record: it is an ordinary, strict session fact
+appended after the leaf, so the same parser guards it on every store write,
+every JSONL read and every entry creation.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, ClassVar, Literal
+
+from pydantic import ValidationError
+
+from .errors import SessionEntryError
+from .messages import AgentMessage
+from .schema import FiniteNumber, JsonValue, NonBlankStr, NonNegativeNumber, WireModel
+
+__all__ = [
+    "CompactionEntry",
+    "CompactionSummary",
+    "MessageEntry",
+    "MetadataEntry",
+    "SessionEntry",
+    "parse_session_entry",
+]
+
+
+class MessageEntry(WireModel):
+    """An agent message placed on the session tree."""
+
+    _default_tag: ClassVar = ("type", "message")
+    id: NonBlankStr
+    parent_id: NonBlankStr | None
+    timestamp: FiniteNumber
+    type: Literal["message"]
+    message: AgentMessage
+
+
+class MetadataEntry(WireModel):
+    """A key/value fact about the session (never sent to the model)."""
+
+    _default_tag: ClassVar = ("type", "metadata")
+    id: NonBlankStr
+    parent_id: NonBlankStr | None
+    timestamp: FiniteNumber
+    type: Literal["metadata"]
+    key: NonBlankStr
+    value: JsonValue
+
+
+class CompactionSummary(WireModel):
+    """The seven fields that let older facts survive once their messages leave the window."""
+
+    goal: NonBlankStr
+    constraints: list[str]
+    completed: list[str]
+    decisions: list[str]
+    changed_files: list[str]
+    unresolved: list[str]
+    next: list[str]
+
+
+class CompactionEntry(WireModel):
+    """A summary appended after the leaf; restoring starts at ``first_kept_entry_id``."""
+
+    _default_tag: ClassVar = ("type", "compaction")
+    id: NonBlankStr
+    parent_id: NonBlankStr
+    timestamp: FiniteNumber
+    type: Literal["compaction"]
+    summary: CompactionSummary
+    first_kept_entry_id: NonBlankStr
+    tokens_before: NonNegativeNumber
+
+
+SessionEntry = MessageEntry | MetadataEntry | CompactionEntry
+"""Any of the three entries, told apart by ``type``."""
+
+_ENTRY_MODELS: dict[str, type[WireModel]] = {
+    "message": MessageEntry,
+    "metadata": MetadataEntry,
+    "compaction": CompactionEntry,
+}
+
+# Pydantic puts union members and discriminator tags into error locations;
+# these are not field names, so the path a student reads leaves them out.
+_NOT_A_FIELD = re.compile(r"^(<.*>|str|int|float|bool|none|.*\[.*\])$")
+
+
+def _field_path(loc: tuple[str | int, ...]) -> str:
+    return ".".join(str(part) for part in loc if not _NOT_A_FIELD.match(str(part)))
+
+
+def _problem(error: dict[str, Any]) -> str:
+    kind = error["type"]
+    if kind == "extra_forbidden":
+        return "unknown field"
+    if kind == "missing":
+        return "missing field"
+    message = str(error["msg"])
+    return message.removeprefix("Value error, ")
+
+
+def describe_validation_error(error: ValidationError) -> str:
+    """One line per problem: ``path: problem``, tags and union members left out."""
+    problems: list[str] = []
+    for item in error.errors():
+        path = _field_path(item["loc"])
+        if item["type"] == "bad_tag":  # a missing or unknown ``role`` / block ``type``
+            path = f"{path}.{item['ctx']['key']}" if path else item["ctx"]["key"]
+        line = f"{path}: {_problem(item)}" if path else _problem(item)
+        if line not in problems:
+            problems.append(line)
+    return "; ".join(problems)
+
+
+def _entry_label(entry_id: Any) -> str:
+    return (
+        f"session entry {entry_id}"
+        if isinstance(entry_id, str) and entry_id.strip()
+        else ("session entry (no id)")
+    )
+
+
+def parse_session_entry(value: Any) -> SessionEntry:
+    """Validate a wire dict (or an entry object) and return a fresh, independent entry.
+
+    Raises ``SessionEntryError`` naming the entry id and the camelCase field
+    path, e.g. ``session entry compact-1: summary.files: unknown field``.
+    """
+    if isinstance(value, WireModel):
+        value = value.to_wire()
+    if not isinstance(value, dict):
+        raise SessionEntryError(
+            f"session entry (no id): expected a JSON object, got {type(value).__name__}"
+        )
+    label = _entry_label(value.get("id"))
+    kind = value.get("type")
+    if "type" not in value:
+        raise SessionEntryError(f"{label}: type: missing field")
+    model = _ENTRY_MODELS.get(kind) if isinstance(kind, str) else None
+    if model is None:
+        expected = ", ".join(_ENTRY_MODELS)
+        raise SessionEntryError(f"{label}: type: unknown entry type {kind!r} (expected {expected})")
+    try:
+        return model.model_validate(value, by_alias=True, by_name=False)  # type: ignore[return-value]
+    except ValidationError as error:
+        raise SessionEntryError(f"{label}: {describe_validation_error(error)}") from None

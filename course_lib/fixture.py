@@ -1,0 +1,205 @@
+"""The chapter's ten-entry fixture and the teaching estimator that prices it.
+
+Every lab notebook and test starts from these entries, so the numbers a
+student computes by hand (7 / 7 / 15, 31 -> 22) are the numbers the code sees.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+
+from .entries import CompactionEntry, CompactionSummary, MessageEntry, SessionEntry
+from .messages import (
+    MessageModel,
+    SystemMessage,
+    ToolCall,
+    UserMessage,
+    assistant_message,
+    text_of,
+    tool_result,
+    user_message,
+)
+from .summary import SUMMARY_LABELS_EN, SUMMARY_LABELS_ZH
+
+__all__ = [
+    "FIXTURE_TOKENS",
+    "chapter_fixture",
+    "chapter_fixture_after_compaction",
+    "fixture_estimator",
+    "fixture_summary",
+    "system_replay_fixture",
+]
+
+FIXTURE_TOKENS: dict[str, int] = {
+    "sys": 3,
+    "u1": 3,
+    "a1": 4,
+    "u2": 3,
+    "a2": 4,
+    "u3": 3,
+    "calls": 3,
+    "r-test": 3,
+    "r-read": 3,
+    "a3": 3,
+}
+"""The chapter's token table: entry id -> what the fixture estimator returns."""
+
+CONTINUATION_TOKENS: dict[str, int] = {"u4": 3, "a4": 4}
+SUMMARY_TOKENS = 5
+
+
+def _chain(
+    messages: list[tuple[str, MessageModel]], parent: str | None = None
+) -> list[MessageEntry]:
+    """Message entries whose parents follow the list order; timestamps copy the message's."""
+    entries: list[MessageEntry] = []
+    for entry_id, message in messages:
+        entries.append(
+            MessageEntry(
+                id=entry_id, parent_id=parent, timestamp=message.timestamp, message=message
+            )
+        )
+        parent = entry_id
+    return entries
+
+
+def _fixture_messages() -> list[tuple[str, MessageModel]]:
+    read = ToolCall(id="read-1", name="read", arguments={"path": "context.ts"})
+    test = ToolCall(id="test-1", name="test", arguments={"command": "npm test -- context"})
+    return [
+        ("sys", SystemMessage(content="sys", timestamp=1)),
+        ("u1", user_message("Check the session recovery logic.", timestamp=2)),
+        (
+            "a1",
+            assistant_message("The active path restores only the selected branch.", timestamp=3),
+        ),
+        ("u2", user_message("Confirm the JSONL write boundary.", timestamp=4)),
+        (
+            "a2",
+            assistant_message(
+                "A newline commits a line; an uncommitted tail is recovered read-only.",
+                timestamp=5,
+            ),
+        ),
+        ("u3", user_message("Read the implementation and run the focused tests.", timestamp=6)),
+        ("calls", assistant_message([read, test], stop_reason="toolUse", timestamp=7)),
+        # test-1 finished first, so its result sits before read-1's on the path.
+        ("r-test", tool_result(test, "14 tests passed", timestamp=8)),
+        ("r-read", tool_result(read, "context.ts loaded", timestamp=9)),
+        ("a3", assistant_message("Implementation and tests agree.", timestamp=10)),
+    ]
+
+
+def chapter_fixture() -> list[SessionEntry]:
+    """The ten entries of the chapter's active path, fresh objects every call."""
+    return list(_chain(_fixture_messages()))
+
+
+def fixture_summary() -> CompactionSummary:
+    """The seven-field summary ``compact-1`` records for the dropped first interaction."""
+    return CompactionSummary(
+        goal="Check the session recovery logic",
+        constraints=["Restore only the selected branch of the session tree"],
+        completed=["Confirmed that the active path restores only the selected branch"],
+        decisions=[],
+        changed_files=[],
+        unresolved=[],
+        next=["Confirm the JSONL write boundary"],
+    )
+
+
+def _continuation() -> list[tuple[str, MessageModel]]:
+    return [
+        ("u4", user_message("Continue with the context projection.", timestamp=101)),
+        ("a4", assistant_message("The projection now starts from the summary.", timestamp=102)),
+    ]
+
+
+def chapter_fixture_after_compaction() -> list[SessionEntry]:
+    """The ten entries, then ``compact-1`` (parent ``a3``, first kept ``u2``), ``u4`` and ``a4``."""
+    compaction = CompactionEntry(
+        id="compact-1",
+        parent_id="a3",
+        timestamp=100,
+        summary=fixture_summary(),
+        first_kept_entry_id="u2",
+        tokens_before=29,
+    )
+    return [*chapter_fixture(), compaction, *_chain(_continuation(), parent="compact-1")]
+
+
+def system_replay_fixture() -> list[SessionEntry]:
+    """The chapter's path whose system state changes on both sides of ``compact-1``."""
+    before = _chain(
+        [
+            ("sys", SystemMessage(content="BASE", sections={"rules": "RULE v1"}, timestamp=1)),
+            ("u1", user_message("Start the refactor.", timestamp=2)),
+            ("a1", assistant_message("Refactor started.", timestamp=3)),
+            ("patch-1", SystemMessage(content="", sections={"rules": "RULE v2"}, timestamp=4)),
+            ("u2", user_message("Keep going with the parser.", timestamp=5)),
+            ("a2", assistant_message("The parser is split.", timestamp=6)),
+        ]
+    )
+    compaction = CompactionEntry(
+        id="compact-1",
+        parent_id="a2",
+        timestamp=7,
+        summary=CompactionSummary(
+            goal="Refactor the parser",
+            constraints=[],
+            completed=["Started the refactor"],
+            decisions=[],
+            changed_files=[],
+            unresolved=[],
+            next=["Continue with the parser"],
+        ),
+        first_kept_entry_id="u2",
+        tokens_before=12,
+    )
+    after = _chain(
+        [
+            ("patch-2", SystemMessage(content="Prefer small diffs.", timestamp=8)),
+            ("u3", user_message("Now the tests.", timestamp=9)),
+            ("a3", assistant_message("Tests updated.", timestamp=10)),
+        ],
+        parent="compact-1",
+    )
+    return [*before, compaction, *after]
+
+
+def _signature(message: MessageModel) -> str:
+    # Messages arrive as copies, so they are recognised by content, not identity.
+    return json.dumps(message.to_wire(), sort_keys=True)
+
+
+def _known_message_tokens() -> dict[str, int]:
+    table = {**FIXTURE_TOKENS, **CONTINUATION_TOKENS}
+    messages = dict([*_fixture_messages(), *_continuation()])
+    return {_signature(messages[entry_id]): tokens for entry_id, tokens in table.items()}
+
+
+def _is_summary_message(message: MessageModel) -> bool:
+    titles = (SUMMARY_LABELS_EN.title, SUMMARY_LABELS_ZH.title)
+    return isinstance(message, UserMessage) and text_of(message).startswith(titles)
+
+
+def fixture_estimator() -> Callable[[str | MessageModel], int]:
+    """The chapter's teaching estimator (not a tokenizer).
+
+    Fixture messages cost what the table says, ``u4``/``a4`` cost 3/4, any
+    compaction summary message costs 5; anything else, or plain text, costs
+    one token per 4 characters of its text, rounded up.
+    """
+    known = _known_message_tokens()
+
+    def estimate(value: str | MessageModel) -> int:
+        if isinstance(value, str):
+            return math.ceil(len(value) / 4)
+        if _is_summary_message(value):
+            return SUMMARY_TOKENS
+        tokens = known.get(_signature(value))
+        return tokens if tokens is not None else math.ceil(len(text_of(value)) / 4)
+
+    return estimate

@@ -1,0 +1,105 @@
+"""Lab 11.2: split a path's messages into interactions that are kept or dropped whole.
+
+A user message opens an interaction; everything up to the next user message
+belongs to it. Tool calls and results are paired by id only, so a budget that
+keeps or drops a whole group can never orphan half of a tool round trip.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .entries import MessageEntry, SessionEntry
+from .errors import InteractionError
+from .messages import AssistantMessage, SystemMessage, ToolResultMessage, UserMessage
+
+__all__ = ["InteractionGroup", "group_interactions"]
+
+
+@dataclass(frozen=True)
+class InteractionGroup:
+    """One user interaction: its user message and every message up to the next one."""
+
+    entries: list[MessageEntry]
+
+    @property
+    def entry_ids(self) -> list[str]:
+        """The ids of the group's entries, in path order."""
+        return [entry.id for entry in self.entries]
+
+
+@dataclass
+class _OpenGroup:
+    """The interaction being collected, with the tool facts it has seen so far."""
+
+    entries: list[MessageEntry]
+    calls: dict[str, str] = field(default_factory=dict)  # call id -> declaring entry id
+    results: dict[str, str] = field(default_factory=dict)  # call id -> result entry id
+
+    def add(self, entry: MessageEntry) -> None:
+        message = entry.message
+        if isinstance(message, AssistantMessage):
+            for call in message.tool_calls:
+                if call.id in self.calls:
+                    raise InteractionError(
+                        f"entry {entry.id}: duplicate tool call id {call.id!r} "
+                        f"(already declared by entry {self.calls[call.id]})"
+                    )
+                self.calls[call.id] = entry.id
+        elif isinstance(message, ToolResultMessage):
+            call_id = message.tool_call_id
+            if call_id in self.results:
+                raise InteractionError(
+                    f"entry {entry.id}: duplicate result for call {call_id!r} "
+                    f"(already answered by entry {self.results[call_id]})"
+                )
+            self.results[call_id] = entry.id
+        self.entries.append(entry)
+
+    def close(self) -> InteractionGroup:
+        """Check the group's call/result ids once all its entries are known."""
+        for call_id, result_id in self.results.items():
+            if call_id not in self.calls:
+                raise InteractionError(
+                    f"entry {result_id}: result for unknown call {call_id!r} "
+                    "(no call with that id in this interaction)"
+                )
+        for call_id, declared_by in self.calls.items():
+            if call_id not in self.results:
+                raise InteractionError(
+                    f"missing result for call {call_id!r} declared by entry {declared_by}"
+                )
+        return InteractionGroup(entries=[entry.model_copy(deep=True) for entry in self.entries])
+
+
+def group_interactions(entries: Sequence[SessionEntry]) -> list[InteractionGroup]:
+    """Group message entries into interactions; system messages belong to no group.
+
+    Raises ``InteractionError`` naming the entry or call id for a message before
+    the first user message, a duplicate call or result, a result for an unknown
+    call, or a call left without a result. Returned groups are deep copies.
+    """
+    groups: list[InteractionGroup] = []
+    current: _OpenGroup | None = None
+    for entry in entries:
+        if not isinstance(entry, MessageEntry):
+            raise InteractionError(
+                f"entry {entry.id}: a {entry.type} entry is not a message; "
+                "group only the message entries of a path"
+            )
+        message = entry.message
+        if isinstance(message, SystemMessage):
+            continue
+        if isinstance(message, UserMessage):
+            if current is not None:
+                groups.append(current.close())
+            current = _OpenGroup(entries=[])
+        elif current is None:
+            raise InteractionError(
+                f"entry {entry.id}: {message.role} message before the first user message"
+            )
+        current.add(entry)
+    if current is not None:
+        groups.append(current.close())
+    return groups

@@ -1,0 +1,58 @@
+"""The transfer exercise: a per-group budget ledger that agrees with ``build_context``.
+
+The ledger does not re-decide anything; it reads the same plan
+``build_context`` follows and reports, per group, what it cost and what happened.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from .budget import Estimator, Number, plan_budget
+from .entries import SessionEntry
+
+__all__ = ["LedgerRow", "LedgerStatus", "budget_ledger"]
+
+LedgerStatus = Literal["kept", "trimmed", "overflow"]
+
+
+@dataclass(frozen=True)
+class LedgerRow:
+    """One interaction group: its ids, its cost and whether the budget kept it."""
+
+    group: int  # 1-based, oldest first
+    entry_ids: list[str]
+    tokens: Number
+    status: LedgerStatus
+
+
+def budget_ledger(
+    active_path: Sequence[SessionEntry],
+    *,
+    max_tokens: Number,
+    reserved_output: Number = 0,
+    safety_margin: Number = 0,
+    estimate_tokens: Estimator,
+) -> list[LedgerRow]:
+    """One row per group ``build_context`` considers (after a compaction: from first kept on).
+
+    The newest group is ``overflow`` when it was kept although it does not fit.
+    """
+    plan = plan_budget(
+        active_path,
+        max_tokens=max_tokens,
+        reserved_output=reserved_output,
+        safety_margin=safety_margin,
+        estimate_tokens=estimate_tokens,
+    )
+    rows: list[LedgerRow] = []
+    for index, (group, tokens) in enumerate(zip(plan.groups, plan.group_tokens, strict=True)):
+        status: LedgerStatus = "kept" if index >= plan.first_kept_group else "trimmed"
+        if status == "kept" and plan.reason == "single_group_overflow":
+            status = "overflow"
+        rows.append(
+            LedgerRow(group=index + 1, entry_ids=group.entry_ids, tokens=tokens, status=status)
+        )
+    return rows

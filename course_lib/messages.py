@@ -1,0 +1,283 @@
+"""Chapter 3 carry-over: the four agent messages, their helpers and system replay.
+
+A session stores these messages inside entries; the model sees them as they are.
+System messages are not conversation: they are *prompt state*, replayed from
+the whole path into one message (content appended, sections overwritten by name).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import Discriminator, Tag, field_validator
+
+from .schema import FiniteNumber, JsonValue, NonBlankStr, NonNegativeNumber, WireModel
+
+__all__ = [
+    "AgentMessage",
+    "AssistantMessage",
+    "StopReason",
+    "SystemMessage",
+    "TextContent",
+    "ToolCall",
+    "ToolResultMessage",
+    "Usage",
+    "UserMessage",
+    "assistant_message",
+    "current_system_message",
+    "current_system_prompt",
+    "system_message_text",
+    "text",
+    "text_of",
+    "tool_result",
+    "user_message",
+]
+
+
+def _reject_explicit_null(value: Any) -> Any:
+    if value is None:
+        raise ValueError("must be omitted when absent, not null")
+    return value
+
+
+def _tag_of(key: str, expected: str) -> Discriminator:
+    """Build a discriminator that reads ``key`` from a dict or a model.
+
+    Tags are wrapped in angle brackets so error paths can drop them and name
+    only real fields (``content.1.arguments``, not ``content.1.toolCall.arguments``).
+    """
+
+    def discriminate(value: Any) -> str | None:
+        tag = value.get(key) if isinstance(value, dict) else getattr(value, key, None)
+        return f"<{tag}>" if isinstance(tag, str) else None
+
+    return Discriminator(
+        discriminate,
+        custom_error_type="bad_tag",
+        custom_error_message=f"missing or unknown (expected {expected})",
+        custom_error_context={"key": key},
+    )
+
+
+# --- content blocks ---------------------------------------------------------
+
+
+class TextContent(WireModel):
+    """A block of plain text."""
+
+    _default_tag: ClassVar = ("type", "text")
+    type: Literal["text"]
+    text: str
+
+
+class ToolCall(WireModel):
+    """A tool call declared by the assistant; its ``id`` pairs it with one result."""
+
+    _default_tag: ClassVar = ("type", "toolCall")
+    _omit_when_none: ClassVar = ("raw_arguments",)
+    type: Literal["toolCall"]
+    id: NonBlankStr
+    name: NonBlankStr
+    arguments: JsonValue
+    raw_arguments: str | None = None
+
+    @field_validator("raw_arguments", mode="before")
+    @classmethod
+    def reject_null_raw_arguments(cls, value: Any) -> Any:
+        return _reject_explicit_null(value)
+
+
+AssistantContent = Annotated[
+    Annotated[TextContent, Tag("<text>")] | Annotated[ToolCall, Tag("<toolCall>")],
+    _tag_of("type", "text or toolCall"),
+]
+
+
+class Usage(WireModel):
+    """The provider's token counts for one assistant turn."""
+
+    input: NonNegativeNumber
+    output: NonNegativeNumber
+    total_tokens: NonNegativeNumber
+
+
+# --- messages ---------------------------------------------------------------
+
+StopReason = Literal["stop", "length", "toolUse", "error", "aborted"]
+
+
+class UserMessage(WireModel):
+    """What the user said (or a synthetic user message such as a summary)."""
+
+    _default_tag: ClassVar = ("role", "user")
+    role: Literal["user"]
+    content: list[TextContent]
+    timestamp: FiniteNumber
+
+
+class AssistantMessage(WireModel):
+    """The model's turn: text and tool calls, with usage and why it stopped."""
+
+    _default_tag: ClassVar = ("role", "assistant")
+    _omit_when_none: ClassVar = ("error_message",)
+    role: Literal["assistant"]
+    content: list[AssistantContent]
+    provider: str
+    model: str
+    usage: Usage
+    stop_reason: StopReason
+    error_message: str | None = None
+    timestamp: FiniteNumber
+
+    @field_validator("error_message", mode="before")
+    @classmethod
+    def reject_null_error_message(cls, value: Any) -> Any:
+        return _reject_explicit_null(value)
+
+    @property
+    def tool_calls(self) -> list[ToolCall]:
+        """The tool calls this turn declared, in declaration order."""
+        return [block for block in self.content if isinstance(block, ToolCall)]
+
+
+class ToolResultMessage(WireModel):
+    """The result of one tool call, paired with it by ``tool_call_id``."""
+
+    _default_tag: ClassVar = ("role", "toolResult")
+    role: Literal["toolResult"]
+    tool_call_id: NonBlankStr
+    tool_name: NonBlankStr
+    content: list[TextContent]
+    details: JsonValue = None
+    is_error: bool
+    timestamp: FiniteNumber
+
+    def _omitted(self, name: str, value: Any) -> bool:
+        # ``details`` may be an explicit null (kept); it is omitted only when never given.
+        return name == "details" and "details" not in self.model_fields_set
+
+
+class SystemMessage(WireModel):
+    """Prompt state: base ``content`` plus named ``sections`` (``None`` deletes one)."""
+
+    _default_tag: ClassVar = ("role", "system")
+    _omit_when_none: ClassVar = ("sections",)
+    role: Literal["system"]
+    content: str
+    sections: dict[str, str | None] | None = None
+    timestamp: FiniteNumber
+
+    @field_validator("sections", mode="before")
+    @classmethod
+    def reject_null_sections(cls, value: Any) -> Any:
+        return _reject_explicit_null(value)
+
+
+AgentMessage = Annotated[
+    Annotated[UserMessage, Tag("<user>")]
+    | Annotated[AssistantMessage, Tag("<assistant>")]
+    | Annotated[ToolResultMessage, Tag("<toolResult>")]
+    | Annotated[SystemMessage, Tag("<system>")],
+    _tag_of("role", "user, assistant, toolResult or system"),
+]
+"""Any of the four messages, told apart by ``role``."""
+
+MessageModel = UserMessage | AssistantMessage | ToolResultMessage | SystemMessage
+
+
+# --- helpers ----------------------------------------------------------------
+
+
+def text(value: str) -> TextContent:
+    """Wrap a string as a text block."""
+    return TextContent(text=value)
+
+
+def user_message(value: str, *, timestamp: FiniteNumber) -> UserMessage:
+    """A user message holding one text block."""
+    return UserMessage(content=[text(value)], timestamp=timestamp)
+
+
+def assistant_message(
+    content: str | list[TextContent | ToolCall],
+    stop_reason: StopReason = "stop",
+    **fields: Any,
+) -> AssistantMessage:
+    """An assistant message with teaching defaults for provider, model and usage.
+
+    ``timestamp`` must be given in ``fields``; a string becomes one text block.
+    """
+    blocks = [text(content)] if isinstance(content, str) else list(content)
+    fields.setdefault("provider", "course")
+    fields.setdefault("model", "scripted")
+    fields.setdefault("usage", Usage(input=0, output=0, total_tokens=0))
+    return AssistantMessage(content=blocks, stop_reason=stop_reason, **fields)
+
+
+_ABSENT: Any = object()
+
+
+def tool_result(
+    call: ToolCall,
+    value: str,
+    *,
+    timestamp: FiniteNumber,
+    is_error: bool = False,
+    details: Any = _ABSENT,
+) -> ToolResultMessage:
+    """The result message answering ``call`` (id and tool name are taken from it)."""
+    fields: dict[str, Any] = {}
+    if details is not _ABSENT:
+        fields["details"] = details
+    return ToolResultMessage(
+        tool_call_id=call.id,
+        tool_name=call.name,
+        content=[text(value)],
+        is_error=is_error,
+        timestamp=timestamp,
+        **fields,
+    )
+
+
+def system_message_text(message: SystemMessage) -> str:
+    """The prompt text: content, then each non-null section, non-empty parts joined by a blank line."""
+    sections = message.sections or {}
+    parts = [message.content, *(value for value in sections.values() if value is not None)]
+    return "\n\n".join(part for part in parts if part)
+
+
+def text_of(message: MessageModel) -> str:
+    """The readable text of a message (text blocks joined by a newline)."""
+    if isinstance(message, SystemMessage):
+        return system_message_text(message)
+    return "\n".join(block.text for block in message.content if isinstance(block, TextContent))
+
+
+def current_system_message(messages: list[MessageModel]) -> SystemMessage | None:
+    """Replay every system message in order into the one the model should see.
+
+    Non-empty contents are appended (joined by a blank line), sections are
+    overwritten by name and deleted by ``None``; the timestamp is the first
+    system message's. Returns ``None`` when there is no system message.
+    """
+    systems = [message for message in messages if isinstance(message, SystemMessage)]
+    if not systems:
+        return None
+    contents: list[str] = []
+    sections: dict[str, str] = {}
+    for message in systems:
+        if message.content:
+            contents.append(message.content)
+        for name, value in (message.sections or {}).items():
+            if value is None:
+                sections.pop(name, None)
+            else:
+                sections[name] = value
+    fields: dict[str, Any] = {"sections": sections} if sections else {}
+    return SystemMessage(content="\n\n".join(contents), timestamp=systems[0].timestamp, **fields)
+
+
+def current_system_prompt(messages: list[MessageModel]) -> str | None:
+    """The replayed system message's prompt text, or ``None`` without one."""
+    replayed = current_system_message(messages)
+    return None if replayed is None else system_message_text(replayed)

@@ -1,0 +1,99 @@
+"""The strict pydantic base every wire model shares.
+
+One configuration, so that every level of an entry follows the same rules:
+no coercion, no unknown fields, no NaN/inf, camelCase on the wire and
+snake_case in Python.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Annotated, Any, ClassVar
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, PlainValidator, StringConstraints
+from pydantic.alias_generators import to_camel
+
+from .wire import copy_json_value
+
+__all__ = ["FiniteNumber", "JsonValue", "NonBlankStr", "NonNegativeNumber", "WireModel"]
+
+
+def _require_non_blank(value: str) -> str:
+    if not value.strip():
+        raise ValueError("must not be blank")
+    return value
+
+
+def _require_finite_number(value: Any) -> int | float:
+    # Checked by hand: a union ``int | float`` would report two errors per bad value,
+    # and ``True`` must never count as the number 1.
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"must be a finite number, not {type(value).__name__}")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError("must be a finite number, not NaN or infinity")
+    return value
+
+
+def _require_non_negative(value: int | float) -> int | float:
+    if value < 0:
+        raise ValueError("must be >= 0")
+    return value
+
+
+NonBlankStr = Annotated[str, StringConstraints(strict=True), AfterValidator(_require_non_blank)]
+"""A string that is not empty after trimming whitespace (``"   "`` is blank)."""
+
+FiniteNumber = Annotated[int | float, PlainValidator(_require_finite_number)]
+"""A finite int or float; an int stays an int and ``True`` is refused."""
+
+NonNegativeNumber = Annotated[FiniteNumber, AfterValidator(_require_non_negative)]
+"""A finite number >= 0 (token counts, ``tokensBefore``)."""
+
+JsonValue = Annotated[Any, AfterValidator(copy_json_value)]
+"""Any plain JSON value, checked for finiteness and deep-copied on the way in."""
+
+
+class WireModel(BaseModel):
+    """Base of every message, block and entry: strict, closed, camelCase on the wire."""
+
+    model_config = ConfigDict(
+        strict=True,
+        extra="forbid",
+        allow_inf_nan=False,
+        alias_generator=to_camel,
+        validate_by_alias=True,
+        validate_by_name=True,
+    )
+
+    # The discriminator a Python constructor fills in, e.g. ("role", "user").
+    # On the wire it is required: validating a dict never calls ``__init__``.
+    _default_tag: ClassVar[tuple[str, str] | None] = None
+    # Optional wire fields that are omitted when absent (never written as null).
+    _omit_when_none: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, **data: Any) -> None:
+        if self._default_tag is not None:
+            key, tag = self._default_tag
+            data.setdefault(key, tag)
+        super().__init__(**data)
+
+    def to_wire(self) -> dict[str, Any]:
+        """Return a fresh camelCase, JSON-ready dict in the course's key order."""
+        wire: dict[str, Any] = {}
+        for name, field in type(self).model_fields.items():
+            value = getattr(self, name)
+            if self._omitted(name, value):
+                continue
+            wire[field.alias or name] = _to_wire_value(value)
+        return wire
+
+    def _omitted(self, name: str, value: Any) -> bool:
+        return name in self._omit_when_none and value is None
+
+
+def _to_wire_value(value: Any) -> Any:
+    if isinstance(value, WireModel):
+        return value.to_wire()
+    if isinstance(value, list):
+        return [_to_wire_value(item) for item in value]
+    return copy_json_value(value)
