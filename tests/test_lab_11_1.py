@@ -52,55 +52,79 @@ def test_compaction_entry_parses_strictly_into_an_independent_copy(impl: ModuleT
     assert again.summary is not entry.summary
 
 
-@pytest.mark.parametrize(
-    ("change", "path", "problem"),
-    [
-        (lambda w: w["summary"].update(files=w["summary"].pop("changedFiles")), "summary.files", "unknown field"),
-        (lambda w: w["summary"].update(nextSteps=[]), "summary.nextSteps", "unknown field"),
-        (lambda w: w["summary"].update(invariants=[]), "summary.invariants", "unknown field"),
-        (lambda w: w.update(compactedEntryIds=["u1"]), "compactedEntryIds", "unknown field"),
-        (lambda w: w["summary"].pop("constraints"), "summary.constraints", "missing field"),
-        (lambda w: w.pop("firstKeptEntryId"), "firstKeptEntryId", "missing field"),
-        (lambda w: w.update(tokensBefore=-1), "tokensBefore", ">= 0"),
-        (lambda w: w.update(tokensBefore=float("inf")), "tokensBefore", "finite"),
-        (lambda w: w.update(tokensBefore=True), "tokensBefore", "finite number"),
-        (lambda w: w.update(timestamp="100"), "timestamp", "finite number"),
-        (lambda w: w["summary"].update(completed=["valid", 7]), "summary.completed.1", "string"),
-        (lambda w: w["summary"].update(goal="   "), "summary.goal", "blank"),
-        (lambda w: w.update(parentId=None), "parentId", "string"),
-        (lambda w: w.update(firstKeptEntryId=""), "firstKeptEntryId", "blank"),
-    ],
-    ids=[
-        "files-alias",
+def move_changed_files_to_old_alias(wire: dict[str, Any]) -> None:
+    wire["summary"]["files"] = wire["summary"].pop("changedFiles")
+
+
+# Each case: (what an old draft or a bad writer did, the field path named, the problem named).
+BAD_COMPACTIONS: list[tuple[str, Any, str, str]] = [
+    ("files alias", move_changed_files_to_old_alias, "summary.files", "unknown field"),
+    (
         "nextSteps",
+        lambda w: w["summary"].update(nextSteps=[]),
+        "summary.nextSteps",
+        "unknown field",
+    ),
+    (
         "invariants",
+        lambda w: w["summary"].update(invariants=[]),
+        "summary.invariants",
+        "unknown field",
+    ),
+    (
         "compactedEntryIds",
-        "no-constraints",
-        "no-firstKeptEntryId",
-        "negative-tokensBefore",
-        "infinite-tokensBefore",
-        "true-is-not-a-number",
-        "string-timestamp",
-        "non-string-list-item",
-        "blank-goal",
-        "null-parent",
-        "blank-first-kept",
-    ],
-)
+        lambda w: w.update(compactedEntryIds=["u1"]),
+        "compactedEntryIds",
+        "unknown field",
+    ),
+    (
+        "no constraints",
+        lambda w: w["summary"].pop("constraints"),
+        "summary.constraints",
+        "missing field",
+    ),
+    ("no first kept", lambda w: w.pop("firstKeptEntryId"), "firstKeptEntryId", "missing field"),
+    ("negative tokensBefore", lambda w: w.update(tokensBefore=-1), "tokensBefore", ">= 0"),
+    (
+        "infinite tokensBefore",
+        lambda w: w.update(tokensBefore=float("inf")),
+        "tokensBefore",
+        "finite",
+    ),
+    (
+        "true is not a number",
+        lambda w: w.update(tokensBefore=True),
+        "tokensBefore",
+        "finite number",
+    ),
+    ("string timestamp", lambda w: w.update(timestamp="100"), "timestamp", "finite number"),
+    (
+        "non-string item",
+        lambda w: w["summary"].update(completed=["valid", 7]),
+        "summary.completed.1",
+        "string",
+    ),
+    ("blank goal", lambda w: w["summary"].update(goal="   "), "summary.goal", "blank"),
+    ("null parent", lambda w: w.update(parentId=None), "parentId", "string"),
+    ("blank first kept", lambda w: w.update(firstKeptEntryId=""), "firstKeptEntryId", "blank"),
+]
+
+
 def test_compaction_entry_rejects_old_aliases_missing_fields_and_bad_numbers(
-    impl: ModuleType, change: Any, path: str, problem: str
+    impl: ModuleType,
 ) -> None:
-    wire = compact_1_wire()
-    change(wire)
-    before = copy.deepcopy(wire)
+    for name, change, path, problem in BAD_COMPACTIONS:
+        wire = compact_1_wire()
+        change(wire)
+        before = copy.deepcopy(wire)
 
-    with pytest.raises(impl.SessionEntryError) as caught:
-        impl.parse_session_entry(wire)
+        with pytest.raises(impl.SessionEntryError) as caught:
+            impl.parse_session_entry(wire)
 
-    message = str(caught.value)
-    assert message.startswith("session entry compact-1: ")
-    assert f"{path}: " in message and problem in message
-    assert wire == before  # the rejected input is left exactly as it was
+        message = str(caught.value)
+        assert message.startswith("session entry compact-1: "), (name, message)
+        assert f"{path}: " in message and problem in message, (name, message)
+        assert wire == before, name  # the rejected input is left exactly as it was
 
 
 def test_compaction_entry_survives_write_and_reopen_in_both_stores(
@@ -123,7 +147,7 @@ def test_compaction_entry_survives_write_and_reopen_in_both_stores(
             store.append(orphan)
         bad = {**compact_1_wire(), "id": "compact-3"}
         bad["summary"] = {**bad["summary"], "files": []}
-        with pytest.raises(impl.SessionEntryError, match="compact-3: summary.files"):
+        with pytest.raises(impl.SessionEntryError, match=r"compact-3: summary\.files"):
             store.append(bad)
 
     expected = [*path, compaction]
