@@ -1,0 +1,54 @@
+"""``course-lab``: the workbook's command line (practice, check, solution, inspect).
+
+Each subcommand lives in its own module and registers itself here. Any
+``CourseError`` becomes one line on stderr and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from importlib import import_module
+
+from .errors import CourseError
+
+__all__ = ["build_parser", "main"]
+
+# Modules that each provide ``register(subparsers)``, in the order ``--help`` lists them.
+_COMMAND_MODULES: tuple[str, ...] = ()
+
+_EPILOG = """examples:
+  course-lab practice 11              create practice/ch11 with the starters
+  course-lab check 11.1 --impl practice/ch11
+  course-lab check 11                 every lab against the reference
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The top-level parser with every registered subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="course-lab",
+        description="Chapter 11 workbook: practise the labs, check them, inspect sessions.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name in _COMMAND_MODULES:
+        import_module(f"{__package__}.{name}").register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``course-lab``; returns the exit status (0 ok, 1 checks failed, 2 bad input)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except CourseError as error:
+        print(f"course-lab: error: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
