@@ -77,6 +77,11 @@ class WireModel(BaseModel):
             data.setdefault(key, tag)
         super().__init__(**data)
 
+    # Pydantic calls a custom ``__init__`` from ``model_validate`` too, which would
+    # fill the tag in on the wire and drop ``by_name=False`` (accepting snake_case
+    # keys). Marking it as a base ``__init__`` keeps it for Python constructors only.
+    __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
+
     def to_wire(self) -> dict[str, Any]:
         """Return a fresh camelCase, JSON-ready dict in the course's key order."""
         wire: dict[str, Any] = {}
