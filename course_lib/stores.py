@@ -191,12 +191,22 @@ def _read_text(path: Path) -> str:
 
 
 def _append_committed(path: Path, line: bytes) -> None:
-    """Append one line; if writing fails part-way, truncate back to the old size."""
-    with path.open("ab") as handle:
-        size = handle.tell()
+    """Append one line; if writing fails part-way, truncate back to the old size.
+
+    Unbuffered, so a failed write leaves no bytes in a buffer to be flushed later
+    (by the truncate or the close). A whitespace-only tail, which reading ignores,
+    is closed by a newline first, so the new line is never glued onto it.
+    """
+    with path.open("a+b", buffering=0) as handle:
+        size = handle.seek(0, os.SEEK_END)
+        if size:
+            handle.seek(size - 1)
+            if handle.read(1) != b"\n":
+                line = b"\n" + line
         try:
-            handle.write(line)
-            handle.flush()
+            written = 0
+            while written < len(line):
+                written += handle.write(line[written:]) or 0
             os.fsync(handle.fileno())
         except BaseException:
             handle.truncate(size)
