@@ -90,16 +90,20 @@ def _price(estimate_tokens: Estimator, message: MessageModel, label: str) -> Num
 
 
 def _newest_compaction(active_path: Sequence[SessionEntry]) -> CompactionEntry | None:
+    """The last compaction on the path: older summaries are never sent again."""
+    # --- Lab 11.5 resume compaction: begin ---
     for entry in reversed(active_path):
         if isinstance(entry, CompactionEntry):
             return entry
     return None
+    # --- Lab 11.5: end ---
 
 
 def _restored_suffix(
     active_path: Sequence[SessionEntry], compaction: CompactionEntry
 ) -> Sequence[SessionEntry]:
     """The path from the compaction's first kept entry on (that entry must be a user message)."""
+    # --- Lab 11.5 resume compaction: begin ---
     position = {entry.id: index for index, entry in enumerate(active_path)}
     first_kept = compaction.first_kept_entry_id
     index = position.get(first_kept)
@@ -114,6 +118,27 @@ def _restored_suffix(
             "is not a user message entry before it on the path"
         )
     return active_path[index:]
+    # --- Lab 11.5: end ---
+
+
+def _resume_from_newest_compaction(
+    active_path: Sequence[SessionEntry], estimate_tokens: Estimator
+) -> tuple[Sequence[SessionEntry], UserMessage | None, Number]:
+    """Lab 11.5: what to group, and the summary that stands in for the rest, with its cost.
+
+    Only the part of the path from the newest compaction's first kept entry on
+    is grouped, so a prefix that was already summarised can never break the
+    build. The summary is priced here, once, from a copy.
+    """
+    # --- Lab 11.5 resume compaction: begin ---
+    compaction = _newest_compaction(active_path)
+    if compaction is None:
+        return active_path, None, 0
+    candidates = _restored_suffix(active_path, compaction)
+    summary = summary_message(compaction)
+    summary_tokens = _price(estimate_tokens, summary, f"summary message of {compaction.id}")
+    return candidates, summary, summary_tokens
+    # --- Lab 11.5: end ---
 
 
 def _select_newest_groups(costs: list[Number], allowance: Number) -> tuple[int, Reason]:
@@ -122,6 +147,7 @@ def _select_newest_groups(costs: list[Number], allowance: Number) -> tuple[int, 
     The newest group is always taken, even alone over the allowance.
     Returns the index of the first kept group and the reason.
     """
+    # --- Lab 11.3 budget projection: begin ---
     if not costs:
         return 0, "within_budget"
     if costs[-1] > allowance:
@@ -132,6 +158,7 @@ def _select_newest_groups(costs: list[Number], allowance: Number) -> tuple[int, 
         used += costs[first - 1]
         first -= 1
     return first, "trimmed" if first > 0 else "within_budget"
+    # --- Lab 11.3: end ---
 
 
 def plan_budget(
@@ -142,7 +169,12 @@ def plan_budget(
     safety_margin: Number = 0,
     estimate_tokens: Estimator,
 ) -> BudgetPlan:
-    """Decide what a model call keeps; ``build_context`` and ``budget_ledger`` both read this."""
+    """Decide what a model call keeps; ``build_context`` and ``budget_ledger`` both read this.
+
+    Lab 11.3 writes the fixed costs and the selection; Lab 11.5 plugs in
+    between them, so a path with a compaction reuses the same selection.
+    """
+    # --- Lab 11.3 budget projection: begin ---
     _check_budget_number("max_tokens", max_tokens)
     _check_budget_number("reserved_output", reserved_output)
     _check_budget_number("safety_margin", safety_margin)
@@ -150,16 +182,18 @@ def plan_budget(
     all_messages = [entry.message for entry in active_path if isinstance(entry, MessageEntry)]
     system = current_system_message(all_messages)
     system_tokens = _price(estimate_tokens, system, "replayed system message") if system else 0
+    # --- Lab 11.3: end ---
 
-    compaction = _newest_compaction(active_path)
-    candidates = _restored_suffix(active_path, compaction) if compaction else active_path
-    summary = summary_message(compaction) if compaction else None
-    summary_tokens = (
-        _price(estimate_tokens, summary, f"summary message of {compaction.id}")
-        if summary and compaction
-        else 0
-    )
+    # Lab 11.5 takes part only when the path holds a compaction: it returns the
+    # entries to group (from the first kept entry on) and the summary with its cost.
+    if any(isinstance(entry, CompactionEntry) for entry in active_path):
+        candidates, summary, summary_tokens = _resume_from_newest_compaction(
+            active_path, estimate_tokens
+        )
+    else:
+        candidates, summary, summary_tokens = active_path, None, 0
 
+    # --- Lab 11.3 budget projection: begin ---
     message_entries = [entry for entry in candidates if isinstance(entry, MessageEntry)]
     groups = group_interactions(message_entries)
     group_tokens = [
@@ -189,6 +223,7 @@ def plan_budget(
         reason=reason,
         tokens=tokens,
     )
+    # --- Lab 11.3: end ---
 
 
 def build_context(
@@ -204,6 +239,7 @@ def build_context(
     The caller gets ``active_path`` from ``path_to``. Messages are deep copies;
     ``kept_entry_ids`` names only original message entries.
     """
+    # --- Lab 11.3 budget projection: begin ---
     plan = plan_budget(
         active_path,
         max_tokens=max_tokens,
@@ -219,3 +255,4 @@ def build_context(
         reason=plan.reason,
         tokens=plan.tokens,
     )
+    # --- Lab 11.3: end ---

@@ -37,6 +37,7 @@ def create_compaction_entry(
     ``first_kept_entry_id`` must start a complete interaction; ``tokens_before``
     is recorded as given. Raises ``CompactionError`` naming the offending id.
     """
+    # --- Lab 11.4 create compaction: begin ---
     if not active_path:
         raise CompactionError(f"compaction {id}: empty active path")
     if any(entry.id == id for entry in active_path):
@@ -59,3 +60,4 @@ def create_compaction_entry(
         "tokensBefore": tokens_before,
     }
     return parse_session_entry(candidate)  # type: ignore[return-value]
+    # --- Lab 11.4: end ---

@@ -143,7 +143,27 @@ def parse_session_entry(value: Any) -> SessionEntry:
     if model is None:
         expected = ", ".join(_ENTRY_MODELS)
         raise SessionEntryError(f"{label}: type: unknown entry type {kind!r} (expected {expected})")
+    if model is CompactionEntry:
+        return _parse_compaction(value, label)
     try:
         return model.model_validate(value, by_alias=True, by_name=False)  # type: ignore[return-value]
     except ValidationError as error:
         raise SessionEntryError(f"{label}: {describe_validation_error(error)}") from None
+
+
+def _parse_compaction(value: dict[str, Any], label: str) -> CompactionEntry:
+    """Lab 11.1: turn a compaction's wire dict into a fresh entry, or say exactly what is wrong.
+
+    Every store write, JSONL read and ``create_compaction_entry`` passes here,
+    so this one strict check guards all of them: an unknown or missing key, a
+    non-finite or negative number, a non-string list item or a blank id is a
+    ``SessionEntryError`` starting with ``label`` and naming the camelCase field
+    path (``session entry compact-1: summary.files: unknown field``). The result
+    shares nothing with ``value``; ``tokensBefore`` is kept exactly as given.
+    """
+    # --- Lab 11.1 compaction entry: begin ---
+    try:
+        return CompactionEntry.model_validate(value, by_alias=True, by_name=False)
+    except ValidationError as error:
+        raise SessionEntryError(f"{label}: {describe_validation_error(error)}") from None
+    # --- Lab 11.1: end ---

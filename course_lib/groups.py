@@ -38,6 +38,8 @@ class _OpenGroup:
     results: dict[str, str] = field(default_factory=dict)  # call id -> result entry id
 
     def add(self, entry: MessageEntry) -> None:
+        """Record ``entry``'s tool facts; a duplicate call id or a second result is an error now."""
+        # --- Lab 11.2 interaction groups: begin ---
         message = entry.message
         if isinstance(message, AssistantMessage):
             for call in message.tool_calls:
@@ -56,9 +58,11 @@ class _OpenGroup:
                 )
             self.results[call_id] = entry.id
         self.entries.append(entry)
+        # --- Lab 11.2: end ---
 
     def close(self) -> InteractionGroup:
         """Check the group's call/result ids once all its entries are known."""
+        # --- Lab 11.2 interaction groups: begin ---
         for call_id, result_id in self.results.items():
             if call_id not in self.calls:
                 raise InteractionError(
@@ -71,6 +75,7 @@ class _OpenGroup:
                     f"missing result for call {call_id!r} declared by entry {declared_by}"
                 )
         return InteractionGroup(entries=[entry.model_copy(deep=True) for entry in self.entries])
+        # --- Lab 11.2: end ---
 
 
 def group_interactions(entries: Sequence[SessionEntry]) -> list[InteractionGroup]:
@@ -80,6 +85,7 @@ def group_interactions(entries: Sequence[SessionEntry]) -> list[InteractionGroup
     the first user message, a duplicate call or result, a result for an unknown
     call, or a call left without a result. Returned groups are deep copies.
     """
+    # --- Lab 11.2 interaction groups: begin ---
     groups: list[InteractionGroup] = []
     current: _OpenGroup | None = None
     for entry in entries:
@@ -103,3 +109,4 @@ def group_interactions(entries: Sequence[SessionEntry]) -> list[InteractionGroup
     if current is not None:
         groups.append(current.close())
     return groups
+    # --- Lab 11.2: end ---

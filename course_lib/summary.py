@@ -78,7 +78,12 @@ def _as_summary(summary: CompactionSummary | dict[str, Any]) -> CompactionSummar
 def render_summary(
     summary: CompactionSummary | dict[str, Any], labels: SummaryLabels = SUMMARY_LABELS_EN
 ) -> str:
-    """The summary as text: title, goal, then each list field; an empty list shows ``none``."""
+    """The summary as text: title, goal, then each list field; an empty list shows ``none``.
+
+    Fixed order and fixed labels make two builds of one path send the same
+    text, so the summary's token cost is the same every time.
+    """
+    # --- Lab 11.5 resume compaction: begin ---
     fields = _as_summary(summary)
     lines = [labels.title, f"{labels.goal}{fields.goal}"]
     for name in _LIST_FIELDS:
@@ -86,11 +91,14 @@ def render_summary(
         items = getattr(fields, name) or [labels.none]
         lines.extend(f"- {item}" for item in items)
     return "\n".join(lines)
+    # --- Lab 11.5: end ---
 
 
 def summary_message(compaction_entry: CompactionEntry) -> UserMessage:
     """The synthetic user message that stands in for everything before the first kept entry."""
+    # --- Lab 11.5 resume compaction: begin ---
     return UserMessage(
         content=[text(render_summary(compaction_entry.summary))],
         timestamp=compaction_entry.timestamp,
     )
+    # --- Lab 11.5: end ---
