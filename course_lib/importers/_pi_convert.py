@@ -1,0 +1,552 @@
+"""Turn one pi record into one course entry draft (a wire dict plus where it came from).
+
+The mapping follows what pi itself sends to a model: a message that pi sends
+becomes a course message (``bashExecution``, ``custom_message``,
+``branch_summary`` and the roles ``custom``/``hookMessage``, ``branchSummary``,
+``compactionSummary`` become user messages with the text pi would send); an
+entry pi never sends (the header, ``model_change``, ``thinking_level_change``,
+``session_info``, ``label``, ``custom``, an excluded bash run) becomes a
+metadata entry ``pi.<type>`` whose value is the entry's remaining fields.
+
+Drafts are plain dicts on purpose: the repair step still rewires parents and
+removes blocks, and only the finished dict crosses ``parse_session_entry``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from ._base import NoteKind, NoteLog, PiImportError
+from ._pi_summary import map_pi_summary
+
+__all__ = [
+    "Converter",
+    "Draft",
+    "FirstKeptRef",
+    "bash_execution_text",
+    "image_placeholder",
+    "iso_to_millis",
+]
+
+# The wrappers pi puts around summaries it sends as user messages.
+COMPACTION_SUMMARY_PREFIX = (
+    "The conversation history before this point was compacted into the following summary:"
+    "\n\n<summary>\n"
+)
+COMPACTION_SUMMARY_SUFFIX = "\n</summary>"
+BRANCH_SUMMARY_PREFIX = (
+    "The following is a summary of a branch that this conversation came back from:\n\n<summary>\n"
+)
+BRANCH_SUMMARY_SUFFIX = "</summary>"
+
+_ENTRY_KEYS = ("type", "id", "parentId", "timestamp")
+_METADATA_TYPES = ("model_change", "thinking_level_change", "session_info", "label", "custom")
+_STOP_REASONS = ("stop", "length", "toolUse", "error", "aborted")
+_STOP_REASON_ALIASES = {
+    "end_turn": "stop",
+    "endTurn": "stop",
+    "tool_use": "toolUse",
+    "tool_calls": "toolUse",
+    "max_tokens": "length",
+    "maxTokens": "length",
+}
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class FirstKeptRef:
+    """A pi compaction's first kept entry: an id (v2+) or an index among all records (v1)."""
+
+    entry_id: str | None = None
+    index: int | None = None
+
+
+@dataclass
+class Draft:
+    """A course entry still being assembled: its wire dict and its source line."""
+
+    wire: dict[str, Any]
+    line: int | None  # None for entries the importer made up
+    first_kept: FirstKeptRef | None = None  # compactions only, resolved after repairs
+
+    @property
+    def id(self) -> str:
+        return self.wire["id"]
+
+    @property
+    def parent_id(self) -> str | None:
+        return self.wire["parentId"]
+
+    @parent_id.setter
+    def parent_id(self, value: str | None) -> None:
+        self.wire["parentId"] = value
+
+    @property
+    def role(self) -> str | None:
+        """The course message role, or ``None`` for metadata and compaction entries."""
+        return self.wire["message"]["role"] if self.wire["type"] == "message" else None
+
+
+def iso_to_millis(value: Any, *, line: int, entry_id: str, notes: NoteLog) -> int | float:
+    """An entry timestamp as Unix milliseconds (pi writes ISO strings; a number is kept)."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        if isinstance(value, float) and not math.isfinite(value):
+            raise PiImportError("timestamp is not a finite number", line=line)
+        return value
+    if not isinstance(value, str):
+        raise PiImportError(f"timestamp must be an ISO string, got {value!r}", line=line)
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        raise PiImportError(f"timestamp {value!r} is not an ISO date", line=line) from None
+    if moment.tzinfo is None:
+        notes.aggregate(
+            NoteKind.TIMESTAMP_ASSUMED_UTC,
+            "timestamp without a time zone read as UTC",
+            line,
+            entry_id,
+        )
+        moment = moment.replace(tzinfo=UTC)
+    return (moment - _EPOCH) // timedelta(milliseconds=1)
+
+
+def image_placeholder(block: dict[str, Any]) -> str:
+    """The short text standing in for an image: its type and the size of its base64 data."""
+    mime = block.get("mimeType") if isinstance(block.get("mimeType"), str) else "unknown type"
+    data = block.get("data")
+    size = len(data) if isinstance(data, str) else 0
+    return f"[image: {mime}, {size:,} bytes of base64]"
+
+
+def bash_execution_text(message: dict[str, Any]) -> str:
+    """The user text pi sends for a command the user ran with ``!`` (its own wording)."""
+    text = f"Ran `{message.get('command', '')}`\n"
+    output = message.get("output")
+    text += f"```\n{output}\n```" if output else "(no output)"
+    exit_code = message.get("exitCode")
+    if message.get("cancelled"):
+        text += "\n\n(command cancelled)"
+    elif exit_code is not None and exit_code != 0:
+        text += f"\n\nCommand exited with code {exit_code}"
+    if message.get("truncated") and message.get("fullOutputPath"):
+        text += f"\n\n[Output truncated. Full output: {message['fullOutputPath']}]"
+    return text
+
+
+def _text_block(value: str) -> dict[str, Any]:
+    return {"type": "text", "text": value}
+
+
+class Converter:
+    """Converts records of one file; every drop or placeholder is written to ``notes``."""
+
+    def __init__(self, notes: NoteLog) -> None:
+        self.notes = notes
+
+    # --- shared helpers -------------------------------------------------------
+
+    def _drop_rest(
+        self, value: dict[str, Any], used: tuple[str, ...], subject: str, line: int, entry_id: str
+    ) -> None:
+        """Note (aggregated) every field of ``value`` the course schema has no place for."""
+        for key in value:
+            if key not in used:
+                self.notes.aggregate(NoteKind.FIELD_DROPPED, f"{subject} '{key}'", line, entry_id)
+
+    def _string(self, value: dict[str, Any], key: str, where: str, line: int) -> str:
+        found = value.get(key)
+        if not isinstance(found, str) or not found.strip():
+            raise PiImportError(
+                f"{where}.{key} must be a non-blank string, got {found!r}", line=line
+            )
+        return found
+
+    def _content(self, content: Any, where: str, line: int, entry_id: str) -> list[dict[str, Any]]:
+        """User or tool-result content (a string or text/image blocks) as course text blocks."""
+        if isinstance(content, str):
+            return [_text_block(content)]
+        if not isinstance(content, list):
+            raise PiImportError(f"{where}.content must be a string or a list of blocks", line=line)
+        blocks: list[dict[str, Any]] = []
+        images: list[str] = []
+        for position, block in enumerate(content):
+            kind = block.get("type") if isinstance(block, dict) else None
+            if kind == "text" and isinstance(block.get("text"), str):
+                self._drop_rest(block, ("type", "text"), "text block field", line, entry_id)
+                blocks.append(_text_block(block["text"]))
+            elif kind == "image":
+                images.append(image_placeholder(block))
+                blocks.append(_text_block(images[-1]))
+            else:
+                placeholder = f"[{kind or 'unknown'} block omitted]"
+                blocks.append(_text_block(placeholder))
+                self.notes.add(
+                    NoteKind.BLOCK_PLACEHOLDER,
+                    line,
+                    entry_id,
+                    f"{where}.content.{position}: a {kind!r} block has no course form; "
+                    f"replaced by the text {placeholder!r}",
+                )
+        if images:
+            self.notes.add(
+                NoteKind.IMAGE_PLACEHOLDER,
+                line,
+                entry_id,
+                f"{len(images)} image{'s' if len(images) > 1 else ''} replaced by a text "
+                f"placeholder: {'; '.join(images)}",
+            )
+        return blocks
+
+    def _message_timestamp(
+        self, message: dict[str, Any], fallback: int | float, line: int, entry_id: str
+    ) -> int | float:
+        value = message.get("timestamp")
+        if value is None:
+            self.notes.aggregate(
+                NoteKind.TIMESTAMP_FROM_ENTRY,
+                "message without a timestamp: the entry's timestamp used",
+                line,
+                entry_id,
+            )
+            return fallback
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise PiImportError(f"message.timestamp must be a number, got {value!r}", line=line)
+        return value
+
+    # --- messages -------------------------------------------------------------
+
+    def _user(self, message: dict[str, Any], line: int, entry_id: str, ts: Any) -> dict[str, Any]:
+        self._drop_rest(
+            message, ("role", "content", "timestamp"), "user message field", line, entry_id
+        )
+        return {
+            "role": "user",
+            "content": self._content(message.get("content"), "message", line, entry_id),
+            "timestamp": ts,
+        }
+
+    def _user_text(self, value: str, ts: Any) -> dict[str, Any]:
+        return {"role": "user", "content": [_text_block(value)], "timestamp": ts}
+
+    def _tool_call(
+        self, block: dict[str, Any], line: int, entry_id: str, where: str
+    ) -> dict[str, Any]:
+        call: dict[str, Any] = {
+            "type": "toolCall",
+            "id": self._string(block, "id", where, line),
+            "name": self._string(block, "name", where, line),
+            "arguments": block.get("arguments", {}),
+        }
+        raw = block.get("partialJson")
+        if isinstance(raw, str):
+            call["rawArguments"] = raw
+            self.notes.add(
+                NoteKind.PARTIAL_ARGUMENTS,
+                line,
+                entry_id,
+                f"tool call {call['id']!r}: the {len(raw):,} characters pi streamed before the "
+                "turn ended (partialJson) kept as rawArguments",
+            )
+        used = ("type", "id", "name", "arguments", "partialJson")
+        self._drop_rest(block, used, "toolCall block field", line, entry_id)
+        return call
+
+    def _assistant_content(self, content: Any, line: int, entry_id: str) -> list[dict[str, Any]]:
+        if not isinstance(content, list):
+            raise PiImportError("assistant message.content must be a list of blocks", line=line)
+        blocks: list[dict[str, Any]] = []
+        thinking_blocks = thinking_chars = 0
+        for position, block in enumerate(content):
+            kind = block.get("type") if isinstance(block, dict) else None
+            where = f"message.content.{position}"
+            if kind == "text" and isinstance(block.get("text"), str):
+                self._drop_rest(block, ("type", "text"), "text block field", line, entry_id)
+                blocks.append(_text_block(block["text"]))
+            elif kind == "toolCall":
+                blocks.append(self._tool_call(block, line, entry_id, where))
+            elif kind == "thinking":
+                thinking_blocks += 1
+                thinking_chars += len(str(block.get("thinking", "")))
+            else:
+                self.notes.add(
+                    NoteKind.BLOCK_DROPPED,
+                    line,
+                    entry_id,
+                    f"{where}: a {kind!r} block has no course form (not text or toolCall); dropped",
+                )
+        if thinking_blocks:
+            self.notes.add(
+                NoteKind.THINKING_DROPPED,
+                line,
+                entry_id,
+                f"{thinking_blocks} thinking block{'s' if thinking_blocks > 1 else ''} "
+                f"({thinking_chars:,} characters) dropped: provider-specific, not re-sent",
+            )
+        return blocks
+
+    def _usage(self, usage: Any, line: int, entry_id: str) -> dict[str, Any]:
+        if not isinstance(usage, dict):
+            raise PiImportError("assistant message.usage must be an object", line=line)
+        numbers = {}
+        for key in ("input", "output", "cacheRead", "cacheWrite", "totalTokens"):
+            value = usage.get(key, 0)
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise PiImportError(
+                    f"message.usage.{key} must be a number, got {value!r}", line=line
+                )
+            numbers[key] = value
+        if "totalTokens" not in usage:
+            self.notes.aggregate(
+                NoteKind.USAGE_TOTAL_COMPUTED,
+                "usage.totalTokens absent: computed as input + output + cacheRead + cacheWrite "
+                "(pi's own fallback)",
+                line,
+                entry_id,
+            )
+            numbers["totalTokens"] = sum(
+                numbers[key] for key in ("input", "output", "cacheRead", "cacheWrite")
+            )
+        self._drop_rest(
+            usage, ("input", "output", "totalTokens"), "assistant usage field", line, entry_id
+        )
+        return {
+            "input": numbers["input"],
+            "output": numbers["output"],
+            "totalTokens": numbers["totalTokens"],
+        }
+
+    def _stop_reason(self, value: Any, line: int, entry_id: str) -> str:
+        if value in _STOP_REASONS:
+            return value
+        mapped = _STOP_REASON_ALIASES.get(value) if isinstance(value, str) else None
+        if mapped is None:
+            raise PiImportError(
+                f"assistant stopReason {value!r} is not one of {', '.join(_STOP_REASONS)}",
+                line=line,
+            )
+        self.notes.add(
+            NoteKind.STOP_REASON_MAPPED, line, entry_id, f"stopReason {value!r} read as {mapped!r}"
+        )
+        return mapped
+
+    def _assistant(
+        self, message: dict[str, Any], line: int, entry_id: str, ts: Any
+    ) -> dict[str, Any]:
+        wire: dict[str, Any] = {
+            "role": "assistant",
+            "content": self._assistant_content(message.get("content"), line, entry_id),
+            "provider": self._plain_string(message, "provider", line),
+            "model": self._plain_string(message, "model", line),
+            "usage": self._usage(message.get("usage"), line, entry_id),
+            "stopReason": self._stop_reason(message.get("stopReason"), line, entry_id),
+        }
+        error = message.get("errorMessage")
+        if isinstance(error, str):
+            wire["errorMessage"] = error
+        elif error is not None:
+            raise PiImportError(f"message.errorMessage must be a string, got {error!r}", line=line)
+        wire["timestamp"] = ts
+        used = (
+            "role",
+            "content",
+            "provider",
+            "model",
+            "usage",
+            "stopReason",
+            "errorMessage",
+            "timestamp",
+        )
+        self._drop_rest(message, used, "assistant message field", line, entry_id)
+        return wire
+
+    def _plain_string(self, value: dict[str, Any], key: str, line: int) -> str:
+        found = value.get(key)
+        if not isinstance(found, str):
+            raise PiImportError(f"message.{key} must be a string, got {found!r}", line=line)
+        return found
+
+    def _tool_result(
+        self, message: dict[str, Any], line: int, entry_id: str, ts: Any
+    ) -> dict[str, Any]:
+        is_error = message.get("isError", False)
+        if not isinstance(is_error, bool):
+            raise PiImportError(
+                f"message.isError must be true or false, got {is_error!r}", line=line
+            )
+        wire: dict[str, Any] = {
+            "role": "toolResult",
+            "toolCallId": self._string(message, "toolCallId", "message", line),
+            "toolName": self._string(message, "toolName", "message", line),
+            "content": self._content(message.get("content"), "message", line, entry_id),
+        }
+        if "details" in message:
+            wire["details"] = message["details"]
+        wire["isError"] = is_error
+        wire["timestamp"] = ts
+        used = ("role", "toolCallId", "toolName", "content", "details", "isError", "timestamp")
+        self._drop_rest(message, used, "toolResult message field", line, entry_id)
+        return wire
+
+    def message(
+        self, message: Any, line: int, entry_id: str, entry_ts: int | float
+    ) -> tuple[dict[str, Any] | None, tuple[str, Any] | None]:
+        """A pi message as ``(course message, None)`` or, when never sent, ``(None, metadata)``."""
+        if not isinstance(message, dict) or not isinstance(message.get("role"), str):
+            raise PiImportError("message entry has no message with a string role", line=line)
+        role = message["role"]
+        ts = self._message_timestamp(message, entry_ts, line, entry_id)
+        if role == "user":
+            return self._user(message, line, entry_id, ts), None
+        if role == "assistant":
+            return self._assistant(message, line, entry_id, ts), None
+        if role == "toolResult":
+            return self._tool_result(message, line, entry_id, ts), None
+        if role == "bashExecution":
+            if message.get("excludeFromContext"):
+                return None, ("pi.message.bashExecution", message)
+            used = (
+                "role", "command", "output", "exitCode", "cancelled", "truncated",
+                "fullOutputPath", "excludeFromContext", "timestamp",
+            )  # fmt: skip
+            self._drop_rest(message, used, "bashExecution message field", line, entry_id)
+            return self._user_text(bash_execution_text(message), ts), None
+        if role in ("custom", "hookMessage"):
+            used = ("role", "content", "timestamp")
+            self._drop_rest(message, used, f"{role} message field", line, entry_id)
+            content = self._content(message.get("content"), "message", line, entry_id)
+            return {"role": "user", "content": content, "timestamp": ts}, None
+        if role in ("branchSummary", "compactionSummary"):
+            summary = self._plain_string(message, "summary", line)
+            prefix, suffix = (
+                (BRANCH_SUMMARY_PREFIX, BRANCH_SUMMARY_SUFFIX)
+                if role == "branchSummary"
+                else (COMPACTION_SUMMARY_PREFIX, COMPACTION_SUMMARY_SUFFIX)
+            )
+            self._drop_rest(
+                message, ("role", "summary", "timestamp"), f"{role} message field", line, entry_id
+            )
+            return self._user_text(prefix + summary + suffix, ts), None
+        self.notes.add(
+            NoteKind.UNKNOWN_ROLE,
+            line,
+            entry_id,
+            f"message role {role!r} is unknown to the importer (pi does not send it either): "
+            "kept as metadata pi.message." + role,
+        )
+        return None, (f"pi.message.{role}", message)
+
+    # --- entries --------------------------------------------------------------
+
+    def convert(
+        self, record: dict[str, Any], *, line: int, entry_id: str, parent_id: str | None
+    ) -> Draft:
+        """The draft for one pi record (header included), with the given course id and parent."""
+        kind = record["type"]
+        ts = iso_to_millis(record.get("timestamp"), line=line, entry_id=entry_id, notes=self.notes)
+        base = {"id": entry_id, "parentId": parent_id, "timestamp": ts}
+        if kind == "session":
+            rest = {k: v for k, v in record.items() if k not in ("type", "timestamp")}
+            return Draft(
+                wire={**base, "type": "metadata", "key": "pi.session", "value": rest}, line=line
+            )
+        if kind in _METADATA_TYPES:
+            return self._metadata(base, f"pi.{kind}", record, line)
+        if kind == "message":
+            self._drop_rest(
+                record, (*_ENTRY_KEYS, "message"), "message entry field", line, entry_id
+            )
+            message, metadata = self.message(record.get("message"), line, entry_id, ts)
+            if message is not None:
+                return Draft(wire={**base, "type": "message", "message": message}, line=line)
+            assert metadata is not None
+            key, value = metadata
+            return Draft(wire={**base, "type": "metadata", "key": key, "value": value}, line=line)
+        if kind == "custom_message":
+            # customType, display and details are for extensions and the TUI, never sent.
+            self._drop_rest(
+                record, (*_ENTRY_KEYS, "content"), "custom_message entry field", line, entry_id
+            )
+            content = self._content(record.get("content"), "entry", line, entry_id)
+            message = {"role": "user", "content": content, "timestamp": ts}
+            return Draft(wire={**base, "type": "message", "message": message}, line=line)
+        if kind == "branch_summary":
+            return self._branch_summary(base, record, line)
+        if kind == "compaction":
+            return self._compaction(base, record, line)
+        self.notes.add(
+            NoteKind.UNKNOWN_ENTRY_TYPE,
+            line,
+            entry_id,
+            f"entry type {kind!r} is unknown to the importer (pi does not send it either): "
+            f"kept as metadata pi.{kind}",
+        )
+        return self._metadata(base, f"pi.{kind}", record, line)
+
+    def _metadata(self, base: dict[str, Any], key: str, record: dict[str, Any], line: int) -> Draft:
+        rest = {k: v for k, v in record.items() if k not in _ENTRY_KEYS}
+        return Draft(wire={**base, "type": "metadata", "key": key, "value": rest}, line=line)
+
+    def _branch_summary(self, base: dict[str, Any], record: dict[str, Any], line: int) -> Draft:
+        summary = record.get("summary")
+        if not isinstance(summary, str):
+            raise PiImportError(
+                f"branch_summary.summary must be a string, got {summary!r}", line=line
+            )
+        if not summary:
+            self.notes.add(
+                NoteKind.EMPTY_BRANCH_SUMMARY,
+                line,
+                base["id"],
+                "empty branch summary: pi sends nothing for it, kept as metadata pi.branch_summary",
+            )
+            return self._metadata(base, "pi.branch_summary", record, line)
+        self._drop_rest(
+            record, (*_ENTRY_KEYS, "summary"), "branch_summary entry field", line, base["id"]
+        )
+        text = BRANCH_SUMMARY_PREFIX + summary + BRANCH_SUMMARY_SUFFIX
+        message = self._user_text(text, base["timestamp"])
+        return Draft(wire={**base, "type": "message", "message": message}, line=line)
+
+    def _compaction(self, base: dict[str, Any], record: dict[str, Any], line: int) -> Draft:
+        entry_id = base["id"]
+        summary = record.get("summary")
+        if not isinstance(summary, str):
+            raise PiImportError(f"compaction.summary must be a string, got {summary!r}", line=line)
+        tokens = record.get("tokensBefore")
+        if (
+            isinstance(tokens, bool)
+            or not isinstance(tokens, int | float)
+            or not math.isfinite(tokens)
+            or tokens < 0
+        ):
+            raise PiImportError(
+                f"compaction.tokensBefore must be a number >= 0, got {tokens!r}", line=line
+            )
+        first_kept = self._first_kept(record, line)
+        mapping = map_pi_summary(summary)
+        for kind, detail in mapping.notes:
+            self.notes.add(kind, line, entry_id, detail)
+        used = (*_ENTRY_KEYS, "summary", "tokensBefore", "firstKeptEntryId", "firstKeptEntryIndex")
+        self._drop_rest(record, used, "compaction entry field", line, entry_id)
+        wire = {
+            **base,
+            "type": "compaction",
+            "summary": mapping.summary,
+            "firstKeptEntryId": None,  # resolved once the tree is repaired
+            "tokensBefore": tokens,
+        }
+        return Draft(wire=wire, line=line, first_kept=first_kept)
+
+    def _first_kept(self, record: dict[str, Any], line: int) -> FirstKeptRef:
+        kept_id = record.get("firstKeptEntryId")
+        if isinstance(kept_id, str) and kept_id.strip():
+            return FirstKeptRef(entry_id=kept_id)
+        index = record.get("firstKeptEntryIndex")
+        if isinstance(index, int) and not isinstance(index, bool) and index >= 0:
+            return FirstKeptRef(index=index)
+        raise PiImportError(
+            "compaction has neither a firstKeptEntryId nor a firstKeptEntryIndex >= 0", line=line
+        )

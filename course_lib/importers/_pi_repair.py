@@ -1,0 +1,479 @@
+"""Make every path of an imported session groupable, and every compaction restorable.
+
+``group_interactions`` refuses a path where a tool call has no result, a
+result answers no call (or answers one twice), or an assistant speaks before
+the first user message. Real pi sessions contain all of these (a turn aborted
+mid-call leaves its calls unanswered). Whether a call is answered is a fact
+about a *path*, not about the file: in a v2/v3 tree one branch may answer a
+call that another branch leaves open. So the repair walks the tree once,
+carrying each path's open interaction down to every child, and decides at
+the node where the interaction closes (the next user message, or the end of a
+branch). Every change is written as a note.
+
+Missing results (``on_missing_result``):
+
+* ``"repair"`` inserts a synthetic error result right after the turn that
+  declared the call (the turn ends at the next assistant or user message), as
+  pi itself does before sending such a history. If some branch below that
+  point answers the call later, the synthetic result goes right before the
+  closing user message of the branches that do not, so no path gets two.
+* ``"drop"`` removes the unanswered call blocks from their assistant message
+  (an error if another branch answers the same call).
+* ``"error"`` raises ``PiMissingResultError`` naming the line and the call id.
+
+Results that answer no call, or a call already answered, become metadata
+entries (``pi.unpaired_tool_result``, ``pi.duplicate_tool_result``): the model
+never sees them, the file still holds them. An assistant (or other) message
+before the first user message gets a synthetic user message in front of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ._base import NoteKind, NoteLog, PiImportError, PiMissingResultError
+from ._pi_convert import Draft
+
+__all__ = [
+    "NO_RESULT_TEXT",
+    "SYNTHETIC_DETAILS",
+    "MissingResultPolicy",
+    "RepairOutcome",
+    "repair_tree",
+    "resolve_first_kept",
+]
+
+MissingResultPolicy = Literal["repair", "drop", "error"]
+
+NO_RESULT_TEXT = "No result provided: the session recorded no result for this tool call"
+SYNTHETIC_DETAILS: dict[str, Any] = {"synthetic": True, "reason": "no result recorded"}
+SYNTHETIC_USER_TEXT = "[No user message was recorded before this turn.]"
+
+Edge = tuple[str | None, str | None]
+"""(parent id, child id): a place between two entries; child ``None`` = after a branch's end."""
+
+
+@dataclass(frozen=True)
+class _Call:
+    call_id: str
+    name: str
+    entry_id: str
+    line: int | None
+    order: int  # position among the calls of its message
+
+
+@dataclass
+class _PathState:
+    """The open interaction on one path, as it stands at one node."""
+
+    open: bool = False
+    calls: dict[str, _Call] = field(default_factory=dict)
+    answered: set[str] = field(default_factory=set)
+    turn: list[str] = field(default_factory=list)  # calls of the latest assistant turn
+    turn_end: dict[str, Edge] = field(
+        default_factory=dict
+    )  # unanswered call -> where its turn ended
+
+    def copy(self) -> _PathState:
+        return _PathState(
+            self.open, dict(self.calls), set(self.answered), list(self.turn), dict(self.turn_end)
+        )
+
+
+@dataclass
+class _Findings:
+    """What the walk saw; decisions are taken once all paths are known."""
+
+    unanswered: list[tuple[_Call, Edge, Edge]] = field(
+        default_factory=list
+    )  # call, turn end, close
+    late: set[tuple[Edge, str]] = field(default_factory=set)  # answered after its turn ended
+    answered: set[tuple[str, str]] = field(default_factory=set)  # (declaring entry, call id)
+    users_needed: dict[Edge, str] = field(default_factory=dict)  # edge -> entry it stands before
+
+
+@dataclass(frozen=True)
+class RepairOutcome:
+    """The repaired drafts (parents before children) and the leaf, possibly moved."""
+
+    drafts: list[Draft]
+    leaf_id: str
+
+
+def _children(drafts: list[Draft]) -> dict[str | None, list[Draft]]:
+    children: dict[str | None, list[Draft]] = {}
+    for draft in drafts:
+        children.setdefault(draft.parent_id, []).append(draft)
+    return children
+
+
+def _end_turn(state: _PathState, edge: Edge) -> None:
+    for call_id in state.turn:
+        if call_id not in state.answered:
+            state.turn_end[call_id] = edge
+    state.turn = []
+
+
+def _close(state: _PathState, edge: Edge, findings: _Findings) -> None:
+    for call_id, call in state.calls.items():
+        if call_id not in state.answered:
+            findings.unanswered.append((call, state.turn_end[call_id], edge))
+
+
+def _demote_result(draft: Draft, key: str, detail: str, notes: NoteLog) -> None:
+    """Turn a result the interaction cannot hold into metadata (kept in the file, never sent)."""
+    message = draft.wire.pop("message")
+    draft.wire.update(type="metadata", key=key, value=message)
+    kind = (
+        NoteKind.DUPLICATE_RESULT if key == "pi.duplicate_tool_result" else NoteKind.UNPAIRED_RESULT
+    )
+    notes.add(kind, draft.line, draft.id, f"{detail}: kept as metadata {key}, not sent to a model")
+
+
+class _Walker:
+    """One depth-first walk over the tree, carrying each path's open interaction."""
+
+    def __init__(self, drafts: list[Draft], notes: NoteLog) -> None:
+        self.children = _children(drafts)
+        self.notes = notes
+        self.findings = _Findings()
+
+    def walk(self) -> _Findings:
+        stack: list[tuple[Draft, Edge, _PathState]] = [
+            (root, (None, root.id), _PathState()) for root in reversed(self.children.get(None, []))
+        ]
+        while stack:
+            draft, edge, state = stack.pop()
+            state = self._visit(draft, edge, state)
+            kids = self.children.get(draft.id, [])
+            if not kids:
+                end: Edge = (draft.id, None)
+                _end_turn(state, end)
+                _close(state, end, self.findings)
+            for kid in reversed(kids):
+                stack.append((kid, (draft.id, kid.id), state if len(kids) == 1 else state.copy()))
+        return self.findings
+
+    def _visit(self, draft: Draft, edge: Edge, state: _PathState) -> _PathState:
+        role = draft.role
+        if role == "user":
+            _end_turn(state, edge)
+            _close(state, edge, self.findings)
+            return _PathState(open=True)
+        if role == "assistant":
+            _end_turn(state, edge)
+            if not state.open:
+                self.findings.users_needed[edge] = draft.id
+                state = _PathState(open=True)
+            self._declare(draft, state)
+        elif role == "toolResult":
+            self._answer(draft, state)
+        return state
+
+    def _declare(self, draft: Draft, state: _PathState) -> None:
+        calls = [b for b in draft.wire["message"]["content"] if b.get("type") == "toolCall"]
+        for order, block in enumerate(calls):
+            call_id = block["id"]
+            if call_id in state.calls:
+                raise PiImportError(
+                    f"duplicate tool call id {call_id!r} in one interaction "
+                    f"(already declared by entry {state.calls[call_id].entry_id})",
+                    line=draft.line,
+                )
+            state.calls[call_id] = _Call(call_id, block["name"], draft.id, draft.line, order)
+        state.turn = [block["id"] for block in calls]
+
+    def _answer(self, draft: Draft, state: _PathState) -> None:
+        call_id = draft.wire["message"]["toolCallId"]
+        if not state.open or call_id not in state.calls:
+            where = "before the first user message" if not state.open else "in its interaction"
+            _demote_result(
+                draft,
+                "pi.unpaired_tool_result",
+                f"result for call {call_id!r} answers no call declared {where}",
+                self.notes,
+            )
+        elif call_id in state.answered:
+            _demote_result(
+                draft,
+                "pi.duplicate_tool_result",
+                f"second result for call {call_id!r} in one interaction",
+                self.notes,
+            )
+        else:
+            state.answered.add(call_id)
+            self.findings.answered.add((state.calls[call_id].entry_id, call_id))
+            if call_id in state.turn_end:
+                self.findings.late.add((state.turn_end[call_id], call_id))
+
+
+class _IdMaker:
+    """Ids for entries the importer adds: derived from what they stand for, never colliding."""
+
+    def __init__(self, taken: Iterable[str]) -> None:
+        self.taken = set(taken)
+
+    def make(self, base: str) -> str:
+        candidate, number = base, 2
+        while candidate in self.taken:
+            candidate, number = f"{base}-{number}", number + 1
+        self.taken.add(candidate)
+        return candidate
+
+
+def _synthetic_result(call: _Call, declaring: Draft, new_id: str) -> Draft:
+    message = declaring.wire["message"]
+    reason = message.get("stopReason")
+    wire = {
+        "id": new_id,
+        "parentId": None,
+        "timestamp": declaring.wire["timestamp"],
+        "type": "message",
+        "message": {
+            "role": "toolResult",
+            "toolCallId": call.call_id,
+            "toolName": call.name,
+            "content": [
+                {"type": "text", "text": f"{NO_RESULT_TEXT} (its turn ended with {reason!r})."}
+            ],
+            "details": dict(SYNTHETIC_DETAILS),
+            "isError": True,
+            "timestamp": message["timestamp"],
+        },
+    }
+    return Draft(wire=wire, line=None)
+
+
+def _synthetic_user(before: Draft, new_id: str) -> Draft:
+    timestamp = before.wire["message"]["timestamp"]
+    message = {"role": "user", "content": [{"type": "text", "text": SYNTHETIC_USER_TEXT}]}
+    wire = {
+        "id": new_id,
+        "parentId": None,
+        "timestamp": before.wire["timestamp"],
+        "type": "message",
+        "message": {**message, "timestamp": timestamp},
+    }
+    return Draft(wire=wire, line=None)
+
+
+def _raise_first_missing(findings: _Findings) -> None:
+    call = min(
+        (item[0] for item in findings.unanswered),
+        key=lambda c: (c.line if c.line is not None else 0, c.order),
+    )
+    raise PiMissingResultError(
+        line=call.line or 0, call_id=call.call_id, entry_id=call.entry_id, tool_name=call.name
+    )
+
+
+def _drop_calls(findings: _Findings, by_id: dict[str, Draft], notes: NoteLog) -> None:
+    seen: set[tuple[str, str]] = set()
+    for call, _turn, _close_edge in findings.unanswered:
+        key = (call.entry_id, call.call_id)
+        if key in seen:
+            continue
+        seen.add(key)
+        if key in findings.answered:
+            raise PiImportError(
+                f"tool call {call.call_id!r} is answered on one branch and not on another, so its "
+                "block cannot be dropped; import with on_missing_result='repair'",
+                line=call.line,
+            )
+        message = by_id[call.entry_id].wire["message"]
+        message["content"] = [
+            b
+            for b in message["content"]
+            if not (b.get("type") == "toolCall" and b["id"] == call.call_id)
+        ]
+        notes.add(
+            NoteKind.MISSING_RESULT_DROPPED,
+            call.line,
+            call.entry_id,
+            f"tool call {call.call_id!r} ({call.name}) has no result: its block was removed "
+            "from the assistant message",
+        )
+
+
+def _plan_results(findings: _Findings) -> dict[Edge, list[_Call]]:
+    """Where each unanswered call gets its synthetic result (one per path, never two)."""
+    plan: dict[Edge, list[_Call]] = {}
+    for call, turn_edge, close_edge in findings.unanswered:
+        edge = close_edge if (turn_edge, call.call_id) in findings.late else turn_edge
+        calls = plan.setdefault(edge, [])
+        if all(existing.call_id != call.call_id for existing in calls):
+            calls.append(call)
+    for calls in plan.values():
+        calls.sort(key=lambda c: (c.line if c.line is not None else 0, c.order))
+    return plan
+
+
+def repair_tree(
+    drafts: list[Draft], leaf_id: str, policy: MissingResultPolicy, notes: NoteLog
+) -> RepairOutcome:
+    """Repair ``drafts`` (in place where an entry changes) so every path groups cleanly."""
+    findings = _Walker(drafts, notes).walk()
+    by_id = {draft.id: draft for draft in drafts}
+    if findings.unanswered and policy == "error":
+        _raise_first_missing(findings)
+    if policy == "drop":
+        _drop_calls(findings, by_id, notes)
+    plan = _plan_results(findings) if policy == "repair" else {}
+    ids = _IdMaker(by_id)
+    chains: dict[Edge, list[Draft]] = {}
+    for edge, calls in plan.items():
+        chain = chains.setdefault(edge, [])
+        for call in calls:
+            result = _synthetic_result(
+                call, by_id[call.entry_id], ids.make(f"{call.call_id}.result")
+            )
+            chain.append(result)
+            place = f"before {edge[1]}" if edge[1] else "at the end of its branch"
+            notes.add(
+                NoteKind.MISSING_RESULT_REPAIRED,
+                call.line,
+                result.id,
+                f"tool call {call.call_id!r} ({call.name}) declared by {call.entry_id} has no "
+                f"result: synthetic error result {result.id} inserted after {edge[0]}, {place}",
+            )
+    for edge, before_id in findings.users_needed.items():
+        user = _synthetic_user(by_id[before_id], ids.make(f"{before_id}.user"))
+        chains.setdefault(edge, []).append(user)
+        notes.add(
+            NoteKind.SYNTHETIC_USER_INSERTED,
+            by_id[before_id].line,
+            user.id,
+            f"{by_id[before_id].role} message {before_id} comes before any user message: "
+            f"synthetic user message {user.id} inserted in front of it",
+        )
+    return RepairOutcome(
+        drafts=_splice(drafts, chains, by_id), leaf_id=_moved_leaf(leaf_id, chains, by_id, notes)
+    )
+
+
+def _splice(
+    drafts: list[Draft], chains: dict[Edge, list[Draft]], by_id: dict[str, Draft]
+) -> list[Draft]:
+    """Insert each chain on its edge: parents rewired, each chain listed right after its parent."""
+    after: dict[str | None, list[Draft]] = {}
+    for (parent, child), chain in chains.items():
+        previous = parent
+        for draft in chain:
+            draft.parent_id = previous
+            previous = draft.id
+        if child is not None:
+            by_id[child].parent_id = previous
+        after.setdefault(parent, []).extend(chain)
+    result = list(after.get(None, []))
+    for draft in drafts:
+        result.append(draft)
+        result.extend(after.get(draft.id, []))
+    return result
+
+
+def _moved_leaf(
+    leaf_id: str, chains: dict[Edge, list[Draft]], by_id: dict[str, Draft], notes: NoteLog
+) -> str:
+    chain = chains.get((leaf_id, None))
+    if not chain:
+        return leaf_id
+    notes.add(
+        NoteKind.LEAF_MOVED,
+        by_id[leaf_id].line,
+        chain[-1].id,
+        f"the leaf {leaf_id} left tool calls unanswered: the leaf is now {chain[-1].id}, "
+        "the last synthetic result after it",
+    )
+    return chain[-1].id
+
+
+# --- compactions --------------------------------------------------------------
+
+
+def _ancestors(draft: Draft, by_id: dict[str, Draft]) -> list[Draft]:
+    """The path from the root to ``draft``'s parent, root first."""
+    path: list[Draft] = []
+    current = draft.parent_id
+    while current is not None:
+        path.append(by_id[current])
+        current = by_id[current].parent_id
+    return path[::-1]
+
+
+def _target_id(compaction: Draft, index_ids: dict[int, str]) -> str | None:
+    ref = compaction.first_kept
+    assert ref is not None
+    if ref.entry_id is not None:
+        return ref.entry_id
+    assert ref.index is not None
+    if ref.index not in index_ids:
+        raise PiImportError(
+            f"compaction firstKeptEntryIndex {ref.index} is past the end of the file",
+            line=compaction.line,
+        )
+    return index_ids[ref.index]
+
+
+def _describe(draft: Draft) -> str:
+    kind = f"{draft.role} message" if draft.role else f"{draft.wire['type']} entry"
+    return f"{draft.id} ({kind}, line {draft.line})" if draft.line else f"{draft.id} ({kind})"
+
+
+def _user_start(path: list[Draft], start: int) -> int | None:
+    """Index of the user message whose interaction holds ``path[start]`` (whole interactions only)."""
+    first_message = next((i for i in range(start, len(path)) if path[i].role), None)
+    if first_message is None:
+        return None
+    for i in range(first_message, -1, -1):
+        if path[i].role == "user":
+            return i
+    return next((i for i in range(first_message, len(path)) if path[i].role == "user"), None)
+
+
+def resolve_first_kept(
+    drafts: list[Draft], index_ids: dict[int, str], header_id: str, notes: NoteLog
+) -> None:
+    """Set each compaction's ``firstKeptEntryId`` to a user message before it on its path.
+
+    pi may keep from an assistant message (a split turn) or from the settings
+    entries just before a message; the course keeps whole interactions, so the
+    first kept id moves back to the user message that starts that interaction
+    (or forward over metadata only), and a note says how far.
+    """
+    by_id = {draft.id: draft for draft in drafts}
+    for compaction in (d for d in drafts if d.first_kept is not None):
+        path = _ancestors(compaction, by_id)
+        target = _target_id(compaction, index_ids)
+        positions = {draft.id: i for i, draft in enumerate(path)}
+        if target == header_id:
+            target = path[1].id if len(path) > 1 else header_id
+        if target not in positions:
+            raise PiImportError(
+                f"compaction first kept entry {target!r} is not on the path before it",
+                line=compaction.line,
+            )
+        start = _user_start(path, positions[target])
+        if start is None:
+            raise PiImportError(
+                "compaction keeps no user message before it, so the course cannot restore from it",
+                line=compaction.line,
+            )
+        compaction.wire["firstKeptEntryId"] = path[start].id
+        if path[start].id != target:
+            moved = start - positions[target]
+            how = (
+                f"{-moved} entr{'y' if moved == -1 else 'ies'} earlier, so the whole interaction is kept"
+                if moved < 0
+                else f"{moved} entr{'y' if moved == 1 else 'ies'} later, past entries the model never sees"
+                if all(not d.role for d in path[positions[target] : start])
+                else f"{moved} entries later: the messages between were neither summarised nor kept"
+            )
+            notes.add(
+                NoteKind.FIRST_KEPT_MOVED,
+                compaction.line,
+                compaction.id,
+                f"pi keeps from {_describe(by_id[target])}; the course keeps whole interactions, "
+                f"so the first kept entry is {_describe(path[start])}, {how}",
+            )
