@@ -1,0 +1,513 @@
+"""Layer 7: two explorers, for Lab 11.3 (the budget) and Lab 11.5 (compaction steps).
+
+The logic is headless. Each explorer computes a plain dataclass with
+``state()``; the widgets only display it, and ``plot_window`` draws it as a
+matplotlib Figure (no pyplot, so nothing is shown or left open behind the
+caller's back). Tests set a slider in Python and check what the explorer shows;
+notebooks print the same state as a table that is compared on every run.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import ipywidgets as widgets
+import pandas as pd
+from matplotlib.figure import Figure
+
+from .budget import BuildContextResult, Estimator, Number, build_context
+from .entries import CompactionEntry, SessionEntry
+from .fixture import chapter_fixture, fixture_estimator
+from .frames import (
+    CompactionStep,
+    compaction_steps,
+    group_budget_frame,
+    group_colour,
+    group_labels,
+    messages_frame,
+    path_arrow,
+)
+from .ledger import LedgerRow, budget_ledger
+
+__all__ = [
+    "BarSegment",
+    "BudgetExplorer",
+    "BudgetState",
+    "CompactionExplorer",
+    "CompactionState",
+    "WindowBar",
+    "bar_frame",
+    "budget_state",
+    "compaction_state",
+    "plot_window",
+    "window_bar",
+]
+
+SegmentKind = Literal["system", "summary", "group", "reserved", "margin", "unused", "dropped"]
+
+KIND_COLOURS: dict[str, str] = {
+    "system": "#9ca3af",
+    "summary": "#c4b5fd",
+    "reserved": "#fca5a5",
+    "margin": "#fdba74",
+    "unused": "#ffffff",
+    "dropped": "#e5e7eb",
+}
+"""Bar colours; a kept group takes its colour from the fixture table (``group_colour``)."""
+
+
+# --- the window as plain data ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BarSegment:
+    """One piece of the context window (or one group left out of it)."""
+
+    label: str
+    tokens: Number
+    kind: SegmentKind
+    colour: str
+
+
+@dataclass(frozen=True)
+class WindowBar:
+    """Where ``max_tokens`` goes, left to right, and the groups that did not fit."""
+
+    max_tokens: Number
+    window: list[BarSegment]
+    dropped: list[BarSegment]
+
+    @property
+    def used(self) -> Number:
+        """Everything the window holds except ``unused`` (may exceed ``max_tokens``)."""
+        return sum(segment.tokens for segment in self.window if segment.kind != "unused")
+
+
+def _span(entry_ids: Sequence[str]) -> str:
+    return entry_ids[0] if len(entry_ids) == 1 else f"{entry_ids[0]}…{entry_ids[-1]}"
+
+
+def window_bar(
+    path: Sequence[SessionEntry], result: BuildContextResult, ledger: Sequence[LedgerRow]
+) -> WindowBar:
+    """Split the projection into segments: system, summary, kept groups, reserved, margin, unused.
+
+    Nothing is re-decided: kept and dropped groups are the ledger's, and the
+    summary's cost is what ``tokens.messages`` holds beyond the kept groups.
+    """
+    tokens = result.tokens
+    labels = group_labels(path)
+    kept = [row for row in ledger if row.status != "trimmed"]
+    summary_tokens = tokens.messages - sum(row.tokens for row in kept)
+    has_summary = any(isinstance(entry, CompactionEntry) for entry in path)
+
+    def segment(label: str, value: Number, kind: SegmentKind) -> BarSegment:
+        return BarSegment(label, value, kind, KIND_COLOURS[kind])
+
+    window = [segment("system", tokens.system, "system")]
+    if has_summary:
+        window.append(segment("summary", summary_tokens, "summary"))
+    window += [
+        BarSegment(
+            _span(row.entry_ids), row.tokens, "group", group_colour(labels[row.entry_ids[0]])
+        )
+        for row in kept
+    ]
+    window += [
+        segment("reserved", tokens.reserved_output, "reserved"),
+        segment("margin", tokens.safety_margin, "margin"),
+        segment("unused", max(0, tokens.max_tokens - tokens.total), "unused"),
+    ]
+    dropped = [
+        segment(_span(row.entry_ids), row.tokens, "dropped")
+        for row in ledger
+        if row.status == "trimmed"
+    ]
+    return WindowBar(max_tokens=tokens.max_tokens, window=window, dropped=dropped)
+
+
+def bar_frame(bar: WindowBar) -> pd.DataFrame:
+    """The bar as a table (what the chart draws), for a compared notebook output."""
+    rows = [("window", s.label, s.kind, s.tokens) for s in bar.window]
+    rows += [("left out", s.label, s.kind, s.tokens) for s in bar.dropped]
+    return pd.DataFrame(rows, columns=["bar", "segment", "kind", "tokens"])
+
+
+def plot_window(bar: WindowBar, title: str = "") -> Figure:
+    """A horizontal stacked bar of the window, with the left-out groups on a second bar.
+
+    Returns a new Figure that is not registered with pyplot: the caller shows
+    or saves it, and it is garbage-collected like any object.
+    """
+    figure = Figure(figsize=(8, 2.2), dpi=100)
+    axes = figure.add_subplot()
+    for y, segments, hatch in ((1, bar.window, ""), (0, bar.dropped, "//")):
+        edge = "#9ca3af" if hatch else "#374151"
+        label_box = {"facecolor": "white", "edgecolor": "none", "pad": 1} if hatch else None
+        left: Number = 0
+        for segment in segments:
+            if segment.tokens <= 0:
+                continue
+            axes.barh(
+                y,
+                segment.tokens,
+                left=left,
+                color=segment.colour,
+                edgecolor=edge,
+                hatch=hatch,
+                height=0.6,
+            )
+            if segment.tokens >= 2:
+                axes.text(
+                    left + segment.tokens / 2,
+                    y,
+                    f"{segment.label}\n{segment.tokens}",
+                    ha="center",
+                    va="center",
+                    fontsize=7,
+                    bbox=label_box,
+                )
+            left += segment.tokens
+    axes.axvline(bar.max_tokens, color="#111827", linestyle="--", linewidth=1)
+    axes.text(bar.max_tokens, 1.45, f" max_tokens = {bar.max_tokens}", fontsize=8, va="center")
+    widest = max(bar.max_tokens, bar.used, sum(s.tokens for s in bar.dropped), 1)
+    axes.set_xlim(0, widest * 1.08)
+    axes.set_ylim(-0.5, 1.7)
+    axes.set_yticks([1, 0], ["window", "left out"])
+    axes.set_xlabel("tokens")
+    if title:
+        axes.set_title(title, fontsize=9)
+    # Fixed margins instead of tight_layout: the same room on every redraw, and faster.
+    figure.subplots_adjust(left=0.1, right=0.98, bottom=0.22, top=0.86)
+    return figure
+
+
+def _png(figure: Figure) -> bytes:
+    """PNG bytes without the version stamp, so the same state gives the same bytes."""
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", metadata={"Software": None})
+    return buffer.getvalue()
+
+
+# --- Lab 11.3: the budget explorer -----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BudgetState:
+    """Everything the budget explorer shows for one setting of its three sliders."""
+
+    max_tokens: int
+    reserved_output: int
+    safety_margin: int
+    result: BuildContextResult
+    ledger: list[LedgerRow]
+    bar: WindowBar
+
+    @property
+    def kept_entry_ids(self) -> list[str]:
+        return self.result.kept_entry_ids
+
+    @property
+    def reason(self) -> str:
+        return self.result.reason
+
+
+def budget_state(
+    path: Sequence[SessionEntry],
+    *,
+    max_tokens: int,
+    reserved_output: int,
+    safety_margin: int,
+    estimate_tokens: Estimator,
+) -> BudgetState:
+    """Project ``path`` with these numbers: the result, the ledger and the bar."""
+    options: dict[str, Any] = {
+        "max_tokens": max_tokens,
+        "reserved_output": reserved_output,
+        "safety_margin": safety_margin,
+        "estimate_tokens": estimate_tokens,
+    }
+    result = build_context(path, **options)
+    ledger = budget_ledger(path, **options)
+    return BudgetState(
+        max_tokens=max_tokens,
+        reserved_output=reserved_output,
+        safety_margin=safety_margin,
+        result=result,
+        ledger=ledger,
+        bar=window_bar(path, result, ledger),
+    )
+
+
+def _slider(name: str, value: int, limit: int) -> widgets.IntSlider:
+    return widgets.IntSlider(
+        value=value,
+        min=0,
+        max=limit,
+        description=name,
+        continuous_update=False,
+        style={"description_width": "120px"},
+        layout=widgets.Layout(width="420px"),
+    )
+
+
+def _outcome_html(result: BuildContextResult) -> str:
+    kept = ", ".join(result.kept_entry_ids) or "(none)"
+    return (
+        f"<b>reason</b>: <code>{html.escape(result.reason)}</code> &nbsp; "
+        f"<b>kept_entry_ids</b>: <code>{html.escape(kept)}</code> &nbsp; "
+        f"<b>total</b>: {result.tokens.total} / max_tokens {result.tokens.max_tokens}"
+    )
+
+
+class _BudgetSliders:
+    """The three budget sliders and the redraw they trigger; subclasses say what to draw."""
+
+    widget: widgets.Widget  # the whole explorer, built by the subclass
+
+    def __init__(self, max_tokens: int, reserved_output: int, safety_margin: int) -> None:
+        self.max_tokens = _slider("max_tokens", max_tokens, 60)
+        self.reserved_output = _slider("reserved_output", reserved_output, 20)
+        self.safety_margin = _slider("safety_margin", safety_margin, 20)
+        self.outcome = widgets.HTML()
+        self.table = widgets.HTML()
+        self.chart = widgets.Image(format="png", layout=widgets.Layout(width="640px"))
+
+    @property
+    def sliders(self) -> list[widgets.IntSlider]:
+        return [self.max_tokens, self.reserved_output, self.safety_margin]
+
+    def _watch(self, *controls: widgets.ValueWidget) -> None:
+        for control in controls:
+            control.observe(self._on_change, names="value")
+
+    def _on_change(self, change: dict[str, Any]) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        raise NotImplementedError
+
+    def _budget_text(self) -> str:
+        return (
+            f"max_tokens={self.max_tokens.value}, reserved_output={self.reserved_output.value}, "
+            f"safety_margin={self.safety_margin.value}"
+        )
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:
+        # The widget view as it is, but a plain text that names the settings instead
+        # of every child's traits (which include the chart's PNG bytes).
+        bundle = self.widget._repr_mimebundle_(**kwargs)
+        if bundle is not None:
+            bundle["text/plain"] = repr(self)
+        return bundle
+
+
+class BudgetExplorer(_BudgetSliders):
+    """Lab 11.3: move ``max_tokens``, ``reserved_output``, ``safety_margin``; watch the groups.
+
+    Shows the group table (newest first, with the ledger's status), the kept
+    ids and the reason, and the bar of where the window goes.
+    """
+
+    def __init__(
+        self,
+        path: Sequence[SessionEntry] | None = None,
+        estimate_tokens: Estimator | None = None,
+        *,
+        max_tokens: int = 31,
+        reserved_output: int = 4,
+        safety_margin: int = 2,
+    ) -> None:
+        super().__init__(max_tokens, reserved_output, safety_margin)
+        self.path = list(path) if path is not None else chapter_fixture()
+        self.estimate_tokens = estimate_tokens or fixture_estimator()
+        self.widget = widgets.VBox(
+            [*self.sliders, self.outcome, widgets.HBox([self.table, self.chart])]
+        )
+        self._watch(*self.sliders)
+        self.refresh()
+
+    def state(self) -> BudgetState:
+        """What the explorer shows now, as plain data."""
+        return budget_state(
+            self.path,
+            max_tokens=self.max_tokens.value,
+            reserved_output=self.reserved_output.value,
+            safety_margin=self.safety_margin.value,
+            estimate_tokens=self.estimate_tokens,
+        )
+
+    def state_frame(self) -> pd.DataFrame:
+        """The group table the explorer shows (newest first, cumulative cost, status)."""
+        return group_budget_frame(
+            self.path,
+            max_tokens=self.max_tokens.value,
+            reserved_output=self.reserved_output.value,
+            safety_margin=self.safety_margin.value,
+            estimate_tokens=self.estimate_tokens,
+        )
+
+    def figure(self) -> Figure:
+        """The bar chart of the current state."""
+        return plot_window(self.state().bar, title=self._budget_text())
+
+    def refresh(self) -> None:
+        """Recompute the state and redraw every part of the explorer."""
+        state = self.state()
+        self.outcome.value = _outcome_html(state.result)
+        self.table.value = self.state_frame().to_html(index=False)
+        self.chart.value = _png(plot_window(state.bar, title=self._budget_text()))
+
+    def __repr__(self) -> str:
+        return f"BudgetExplorer({self._budget_text()})"
+
+
+# --- Lab 11.5: the compaction explorer ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CompactionState:
+    """Everything the compaction explorer shows for one step and one budget."""
+
+    step: str
+    path: list[SessionEntry]
+    newest_compaction: CompactionEntry | None
+    result: BuildContextResult
+    ledger: list[LedgerRow]
+    bar: WindowBar
+
+    @property
+    def path_ids(self) -> list[str]:
+        return [entry.id for entry in self.path]
+
+    @property
+    def kept_entry_ids(self) -> list[str]:
+        return self.result.kept_entry_ids
+
+    @property
+    def reason(self) -> str:
+        return self.result.reason
+
+
+def compaction_state(
+    step: CompactionStep,
+    *,
+    max_tokens: int,
+    reserved_output: int,
+    safety_margin: int,
+    estimate_tokens: Estimator,
+) -> CompactionState:
+    """Project one step's path with these numbers."""
+    budget = budget_state(
+        step.path,
+        max_tokens=max_tokens,
+        reserved_output=reserved_output,
+        safety_margin=safety_margin,
+        estimate_tokens=estimate_tokens,
+    )
+    compactions = [entry for entry in step.path if isinstance(entry, CompactionEntry)]
+    return CompactionState(
+        step=step.label,
+        path=step.path,
+        newest_compaction=compactions[-1] if compactions else None,
+        result=budget.result,
+        ledger=budget.ledger,
+        bar=budget.bar,
+    )
+
+
+class CompactionExplorer(_BudgetSliders):
+    """Lab 11.5: step through no compaction → compact-1 → u4, a4 → compact-2 under a budget.
+
+    Shows the active path, which messages are sent (replayed system, the
+    newest summary, the kept suffix), the reason, and the bar of the window.
+    """
+
+    def __init__(
+        self,
+        estimate_tokens: Estimator | None = None,
+        *,
+        step: str = "u4, a4",
+        max_tokens: int = 31,
+        reserved_output: int = 4,
+        safety_margin: int = 2,
+    ) -> None:
+        super().__init__(max_tokens, reserved_output, safety_margin)
+        self.estimate_tokens = estimate_tokens or fixture_estimator()
+        self.steps = compaction_steps(self.estimate_tokens)
+        self.step = widgets.ToggleButtons(
+            options=[s.label for s in self.steps], value=step, description="step"
+        )
+        self.path_line = widgets.HTML()
+        self.widget = widgets.VBox(
+            [self.step, *self.sliders, self.path_line, self.outcome, self.table, self.chart]
+        )
+        self._watch(self.step, *self.sliders)
+        self.refresh()
+
+    def _current_step(self) -> CompactionStep:
+        return next(s for s in self.steps if s.label == self.step.value)
+
+    def _state_for(self, step: CompactionStep) -> CompactionState:
+        return compaction_state(
+            step,
+            max_tokens=self.max_tokens.value,
+            reserved_output=self.reserved_output.value,
+            safety_margin=self.safety_margin.value,
+            estimate_tokens=self.estimate_tokens,
+        )
+
+    def state(self) -> CompactionState:
+        """What the explorer shows now, as plain data."""
+        return self._state_for(self._current_step())
+
+    def state_frame(self) -> pd.DataFrame:
+        """The messages sent at the current step and budget (what the explorer's table shows)."""
+        return messages_frame(self.state().result, self.estimate_tokens)
+
+    def steps_frame(self) -> pd.DataFrame:
+        """Every step under the current budget: newest compaction, kept ids, reason, tokens."""
+        rows = []
+        for step in self.steps:
+            state = self._state_for(step)
+            newest = state.newest_compaction
+            rows.append(
+                {
+                    "step": step.label,
+                    "leaf": state.path_ids[-1],
+                    "newest compaction": newest.id if newest else "—",
+                    "first kept": newest.first_kept_entry_id if newest else "—",
+                    "kept_entry_ids": ", ".join(state.kept_entry_ids),
+                    "reason": state.reason,
+                    "tokens.messages": state.result.tokens.messages,
+                    "tokens.total": state.result.tokens.total,
+                }
+            )
+        return pd.DataFrame(rows)
+
+    def figure(self) -> Figure:
+        """The bar chart of the current state."""
+        return plot_window(self.state().bar, title=f"{self.step.value}: {self._budget_text()}")
+
+    def refresh(self) -> None:
+        """Recompute the state and redraw every part of the explorer."""
+        state = self.state()
+        newest = state.newest_compaction
+        restored = (
+            f" &nbsp; restoring from <b>{newest.id}</b>, first kept <b>{newest.first_kept_entry_id}</b>"
+            if newest
+            else ""
+        )
+        self.path_line.value = f"<code>{html.escape(path_arrow(state.path))}</code>{restored}"
+        self.outcome.value = _outcome_html(state.result)
+        self.table.value = messages_frame(state.result, self.estimate_tokens).to_html(index=False)
+        self.chart.value = _png(
+            plot_window(state.bar, title=f"{state.step}: {self._budget_text()}")
+        )
+
+    def __repr__(self) -> str:
+        return f"CompactionExplorer(step={self.step.value!r}, {self._budget_text()})"

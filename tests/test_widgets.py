@@ -1,0 +1,187 @@
+"""The explorers (``course_lib.widgets``) show what ``build_context`` decides, headless.
+
+Each test sets widget values from Python, as a student would with the mouse,
+and checks what the explorer renders: kept ids, reason, table rows and the
+sizes of the bar's segments (read back from the matplotlib Figure).
+"""
+
+from __future__ import annotations
+
+import matplotlib
+from matplotlib.figure import Figure
+
+from course_lib import build_context, chapter_fixture, fixture_estimator, text_of
+from course_lib.widgets import (
+    BudgetExplorer,
+    CompactionExplorer,
+    bar_frame,
+    budget_state,
+    plot_window,
+)
+
+# The explorers never use pyplot; the Agg backend makes sure no test could open a window.
+matplotlib.use("Agg")
+
+GROUP_3 = ["u3", "calls", "r-test", "r-read", "a3"]
+
+
+def segments(bar) -> list[tuple[str, int]]:
+    return [(segment.label, segment.tokens) for segment in bar.window]
+
+
+def drawn_widths(figure: Figure) -> list[float]:
+    """The widths of the bars actually drawn, left to right, window first."""
+    return [float(patch.get_width()) for patch in figure.axes[0].patches]
+
+
+def test_budget_explorer_starts_at_the_chapters_31_4_2() -> None:
+    explorer = BudgetExplorer()
+    state = explorer.state()
+
+    assert state.kept_entry_ids == ["u2", "a2", *GROUP_3]
+    assert state.reason == "trimmed"
+    assert segments(state.bar) == [
+        ("system", 3),
+        ("u2…a2", 7),
+        ("u3…a3", 15),
+        ("reserved", 4),
+        ("margin", 2),
+        ("unused", 0),
+    ]
+    assert [(s.label, s.tokens) for s in state.bar.dropped] == [("u1…a1", 7)]
+    assert "trimmed" in explorer.outcome.value
+    assert "u2, a2, u3, calls, r-test, r-read, a3" in explorer.outcome.value
+    assert explorer.table.value.count("</tr>") == 4  # header + three groups
+    assert bytes(explorer.chart.value).startswith(b"\x89PNG")
+    assert list(explorer.state_frame()["status"]) == ["kept", "kept", "trimmed"]
+
+
+def test_moving_max_tokens_to_19_keeps_the_newest_group_whole() -> None:
+    explorer = BudgetExplorer()
+    explorer.max_tokens.value = 19
+
+    state = explorer.state()
+    assert state.result.tokens.available_for_messages == 10
+    assert state.kept_entry_ids == GROUP_3
+    assert state.reason == "single_group_overflow"
+    assert "single_group_overflow" in explorer.outcome.value
+    assert segments(state.bar)[-1] == ("unused", 0)
+    assert state.bar.used == 24 > state.bar.max_tokens
+    assert list(explorer.state_frame()["status"]) == ["overflow", "trimmed", "trimmed"]
+    # Drawn: system 3, group 3 15, reserved 4, margin 2 (unused 0 is not drawn); then 7 + 7 left out.
+    assert drawn_widths(explorer.figure()) == [3, 15, 4, 2, 7, 7]
+
+
+def test_reserved_output_and_margin_sliders_change_the_allowance() -> None:
+    explorer = BudgetExplorer(max_tokens=40)
+    assert explorer.state().reason == "within_budget"
+    assert explorer.table.value.count("trimmed") == 0
+
+    explorer.reserved_output.value = 10
+    state = explorer.state()
+    assert state.result.tokens.available_for_messages == 40 - 3 - 10 - 2 == 25
+    assert state.kept_entry_ids == ["u2", "a2", *GROUP_3]
+    assert explorer.table.value.count("trimmed") == 1
+
+    explorer.safety_margin.value = 0
+    assert explorer.state().result.tokens.available_for_messages == 27
+    assert "max_tokens=40, reserved_output=10, safety_margin=0" in repr(explorer)
+
+
+def test_the_bar_accounts_for_every_token_of_the_window() -> None:
+    # The explorer's state is a pure function, so a sweep needs no widget (and no drawing).
+    for max_tokens in range(0, 61, 3):
+        state = budget_state(
+            chapter_fixture(),
+            max_tokens=max_tokens,
+            reserved_output=4,
+            safety_margin=2,
+            estimate_tokens=fixture_estimator(),
+        )
+        window = sum(tokens for _, tokens in segments(state.bar))
+        assert window == max(max_tokens, state.result.tokens.total)
+        kept = sum(s.tokens for s in state.bar.window if s.kind == "group")
+        dropped = sum(s.tokens for s in state.bar.dropped)
+        assert kept + dropped == 29
+
+
+def test_budget_explorer_matches_build_context_on_its_path() -> None:
+    path = chapter_fixture()[:3]  # sys, u1, a1: a single group with no tools
+    explorer = BudgetExplorer(path, fixture_estimator(), max_tokens=8)
+    expected = build_context(
+        path, max_tokens=8, reserved_output=4, safety_margin=2, estimate_tokens=fixture_estimator()
+    )
+    assert explorer.state().result == expected
+    assert explorer.state().reason == "single_group_overflow"
+
+
+def test_plain_text_names_the_settings_not_the_widget_internals() -> None:
+    explorer = BudgetExplorer()
+    bundle = explorer._repr_mimebundle_()
+    assert bundle is not None
+    assert bundle["text/plain"] == (
+        "BudgetExplorer(max_tokens=31, reserved_output=4, safety_margin=2)"
+    )
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+
+
+def test_compaction_explorer_restores_from_the_newest_summary() -> None:
+    explorer = CompactionExplorer()
+    state = explorer.state()
+
+    assert state.step == "u4, a4" and state.newest_compaction.id == "compact-1"
+    assert state.kept_entry_ids == ["u4", "a4"]
+    assert state.reason == "trimmed"
+    assert state.result.tokens.messages == 12
+    assert segments(state.bar)[:3] == [("system", 3), ("summary", 5), ("u4…a4", 7)]
+    assert [s.label for s in state.bar.dropped] == ["u2…a2", "u3…a3"]
+    assert list(explorer.state_frame()["source"]) == [
+        "replayed system message",
+        "compaction summary",
+        "kept entry",
+        "kept entry",
+    ]
+    assert "restoring from <b>compact-1</b>, first kept <b>u2</b>" in explorer.path_line.value
+
+
+def test_compaction_explorer_steps_through_the_story() -> None:
+    explorer = CompactionExplorer()
+
+    explorer.step.value = "no compaction"
+    assert explorer.state().newest_compaction is None
+    assert explorer.state().kept_entry_ids == ["u2", "a2", *GROUP_3]
+    assert "summary" not in [s.label for s in explorer.state().bar.window]
+
+    explorer.step.value = "compact-1"
+    assert explorer.state().kept_entry_ids == GROUP_3  # 17 left after the summary: 15 fits
+
+    explorer.step.value = "compact-2"
+    state = explorer.state()
+    assert state.newest_compaction.id == "compact-2"
+    summaries = [m for m in state.result.messages if text_of(m).startswith("[Session compaction")]
+    assert len(summaries) == 1 and "JSONL write boundary" in text_of(summaries[0])
+    assert state.path_ids[-1] == "compact-2"
+    assert "compact-2" in explorer.path_line.value
+
+    explorer.max_tokens.value = 40
+    assert explorer.state().kept_entry_ids == [*GROUP_3, "u4", "a4"]
+    assert explorer.state().reason == "within_budget"
+
+
+def test_compaction_steps_frame_shows_every_step_under_the_current_budget() -> None:
+    explorer = CompactionExplorer()
+    frame = explorer.steps_frame()
+    assert list(frame["step"]) == ["no compaction", "compact-1", "u4, a4", "compact-2"]
+    assert list(frame["newest compaction"]) == ["—", "compact-1", "compact-1", "compact-2"]
+    assert list(frame["first kept"]) == ["—", "u2", "u2", "u3"]
+    assert list(frame["tokens.messages"]) == [22, 20, 12, 12]
+    explorer.max_tokens.value = 14
+    assert explorer.steps_frame()["reason"].iloc[3] == "single_group_overflow"
+
+
+def test_plot_window_draws_the_left_out_groups_beside_the_window() -> None:
+    state = CompactionExplorer().state()
+    figure = plot_window(state.bar, title="u4, a4")
+    assert drawn_widths(figure) == [3, 5, 7, 4, 2, 10, 7, 15]
+    assert figure.axes[0].get_title() == "u4, a4"
+    assert list(bar_frame(state.bar)["bar"]).count("left out") == 2
