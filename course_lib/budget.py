@@ -174,6 +174,8 @@ def plan_budget(
     Lab 11.3 writes the fixed costs and the selection; Lab 11.5 plugs in
     between them, so a path with a compaction reuses the same selection.
     """
+    # Part 1: check the three numbers, replay the system messages of the whole
+    # path into ``system`` and price it as ``system_tokens`` (0 without one).
     # --- Lab 11.3 budget projection: begin ---
     _check_budget_number("max_tokens", max_tokens)
     _check_budget_number("reserved_output", reserved_output)
@@ -193,6 +195,9 @@ def plan_budget(
     else:
         candidates, summary, summary_tokens = active_path, None, 0
 
+    # Part 2: group the message entries of ``candidates``, cost each group, deduct
+    # the fixed costs, pay ``summary_tokens`` from the allowance, keep whole groups
+    # newest first (``_select_newest_groups``) and return the ``BudgetPlan``.
     # --- Lab 11.3 budget projection: begin ---
     message_entries = [entry for entry in candidates if isinstance(entry, MessageEntry)]
     groups = group_interactions(message_entries)

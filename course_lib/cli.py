@@ -16,7 +16,7 @@ from .errors import CourseError
 __all__ = ["build_parser", "main"]
 
 # Modules that each provide ``register(subparsers)``, in the order ``--help`` lists them.
-_COMMAND_MODULES: tuple[str, ...] = ()
+_COMMAND_MODULES: tuple[str, ...] = ("track_cli",)
 
 _EPILOG = """examples:
   course-lab practice 11              create practice/ch11 with the starters

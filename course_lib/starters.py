@@ -1,0 +1,449 @@
+"""Starter modules and single-lab solutions, derived from the marks in ``course_lib`` itself.
+
+Each lab's solution lives in the reference modules between two comments::
+
+    # --- Lab 11.3 budget projection: begin ---
+    ...the reference code...
+    # --- Lab 11.3: end ---
+
+A starter is the reference module with every region's body replaced by
+``raise LabNotImplemented("Lab 11.3 budget projection is not implemented yet")``;
+a solution is the same body copied back. Both are computed from the one
+source, so starters, solutions and the tested reference can never drift apart.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .checks import LAB_TOPICS
+from .errors import CourseError
+
+__all__ = [
+    "CHAPTER",
+    "LAB_NOT_IMPLEMENTED_SOURCE",
+    "PRACTICE_ROOTS",
+    "LabMarkError",
+    "Region",
+    "begin_mark",
+    "chapter_exports",
+    "end_mark",
+    "fill_solution",
+    "find_regions",
+    "lab_modules",
+    "not_implemented_message",
+    "practice_files",
+    "practice_modules",
+    "reference_source",
+    "replace_region_bodies",
+    "solution_bodies",
+    "solution_text",
+    "starter_text",
+    "write_practice_package",
+]
+
+CHAPTER = "11"
+
+PRACTICE_ROOTS: tuple[str, ...] = (
+    "errors",
+    "wire",
+    "schema",
+    "messages",
+    "entries",
+    "stores",
+    "groups",
+    "summary",
+    "budget",
+    "compaction",
+    "ledger",
+    "fixture",
+)
+"""The modules the chapter needs; anything they import from ``course_lib`` comes along."""
+
+_LABS_MODULE = "labs"
+
+LAB_NOT_IMPLEMENTED_SOURCE = '''\
+"""The error an unfinished lab raises, so a check can tell "not written yet" from "wrong".
+
+It is deliberately *not* a ValueError (nor a CourseError): stores, the parser
+and the checks catch those as validation errors, and an unfinished lab must
+never pass for a correctly rejected input.
+"""
+
+from __future__ import annotations
+
+__all__ = ["LabNotImplemented"]
+
+
+class LabNotImplemented(Exception):
+    """Raised by a lab region you have not written yet."""
+'''
+
+_BEGIN = re.compile(
+    r"^(?P<indent>[ \t]*)# --- Lab (?P<lab>\d+\.\d+) (?P<topic>[^:]+): begin ---\s*$"
+)
+_END = re.compile(r"^(?P<indent>[ \t]*)# --- Lab (?P<lab>\d+\.\d+): end ---\s*$")
+_LOOKS_LIKE_MARK = re.compile(r"^\s*# ---\s*Lab\b")
+
+
+class LabMarkError(CourseError):
+    """A file's lab marks are missing, unbalanced or do not match the reference."""
+
+
+@dataclass(frozen=True)
+class Region:
+    """One lab region: the lines strictly between its begin and end marks."""
+
+    lab: str
+    topic: str
+    indent: str
+    begin: int  # 0-based index of the begin mark's line
+    end: int  # 0-based index of the end mark's line
+
+    def body(self, lines: Sequence[str]) -> list[str]:
+        """The region's lines (without the marks), as they stand in ``lines``."""
+        return list(lines[self.begin + 1 : self.end])
+
+
+def begin_mark(lab: str) -> str:
+    """The comment that opens a region of ``lab``, e.g. ``# --- Lab 11.3 budget projection: begin ---``."""
+    return f"# --- Lab {lab} {LAB_TOPICS[lab]}: begin ---"
+
+
+def end_mark(lab: str) -> str:
+    """The comment that closes a region of ``lab``, e.g. ``# --- Lab 11.3: end ---``."""
+    return f"# --- Lab {lab}: end ---"
+
+
+def not_implemented_message(lab: str) -> str:
+    """What a starter raises until the student writes ``lab``."""
+    return f"Lab {lab} {LAB_TOPICS[lab]} is not implemented yet"
+
+
+def find_regions(text: str, source: str) -> list[Region]:
+    """Every lab region of ``text`` in order; ``source`` names the file in errors.
+
+    Marks must pair up at the same indentation, name the same lab and never
+    nest, so that replacing a body can never swallow code outside it.
+    """
+    regions: list[Region] = []
+    open_mark: re.Match[str] | None = None
+    open_line = 0
+    for index, line in enumerate(text.splitlines()):
+        begin, end = _BEGIN.match(line), _END.match(line)
+        if begin:
+            if open_mark:
+                raise LabMarkError(
+                    f"{source}: line {index + 1}: a Lab {begin['lab']} region begins inside "
+                    f"the Lab {open_mark['lab']} region opened at line {open_line + 1}; "
+                    f"put back its {end_mark(open_mark['lab'])!r} line"
+                )
+            open_mark, open_line = begin, index
+        elif end:
+            if not open_mark or end["lab"] != open_mark["lab"]:
+                raise LabMarkError(
+                    f"{source}: line {index + 1}: the Lab {end['lab']} end mark "
+                    "has no matching begin mark above it"
+                )
+            if end["indent"] != open_mark["indent"]:
+                raise LabMarkError(
+                    f"{source}: line {index + 1}: the Lab {end['lab']} end mark is not "
+                    f"indented like its begin mark at line {open_line + 1}"
+                )
+            regions.append(
+                Region(
+                    lab=open_mark["lab"],
+                    topic=open_mark["topic"].strip(),
+                    indent=open_mark["indent"],
+                    begin=open_line,
+                    end=index,
+                )
+            )
+            open_mark = None
+        elif _LOOKS_LIKE_MARK.match(line):
+            raise LabMarkError(
+                f"{source}: line {index + 1}: malformed lab mark {line.strip()!r}; "
+                f"expected {begin_mark('11.1')!r} or {end_mark('11.1')!r} (with its lab)"
+            )
+    if open_mark:
+        raise LabMarkError(
+            f"{source}: line {open_line + 1}: the Lab {open_mark['lab']} region is never closed "
+            f"(add {end_mark(open_mark['lab'])!r} after it)"
+        )
+    return regions
+
+
+def _reindent(lines: Iterable[str], old: str, new: str) -> list[str]:
+    """Move ``lines`` from indentation ``old`` to ``new`` (blank lines stay blank)."""
+    moved: list[str] = []
+    for line in lines:
+        if not line.strip():
+            moved.append("")
+        elif line.startswith(old):
+            moved.append(new + line[len(old) :])
+        else:  # e.g. the inside of a multi-line string: leave it exactly as written
+            moved.append(line)
+    return moved
+
+
+def replace_region_bodies(text: str, lab: str, bodies: Sequence[Sequence[str]], source: str) -> str:
+    """Put ``bodies`` (given at indentation zero) into ``lab``'s regions of ``text``, in order.
+
+    Everything outside those regions, other labs' regions included, is kept
+    byte for byte.
+    """
+    lines = text.splitlines(keepends=True)
+    regions = [region for region in find_regions(text, source) if region.lab == lab]
+    if len(regions) != len(bodies):
+        raise LabMarkError(
+            f"{source}: expected {len(bodies)} Lab {lab} region(s), found {len(regions)}; "
+            "restore the begin/end marks, or regenerate the file with `course-lab practice`"
+        )
+    newline = "\r\n" if lines and lines[0].endswith("\r\n") else "\n"
+    for region, body in sorted(zip(regions, bodies, strict=True), key=lambda pair: -pair[0].begin):
+        new_lines = [line + newline for line in _reindent(body, "", region.indent)]
+        lines[region.begin + 1 : region.end] = new_lines
+    return "".join(lines)
+
+
+# --- the reference sources --------------------------------------------------------------
+
+
+def _package_directory() -> Path:
+    return Path(__file__).resolve().parent
+
+
+def reference_source(module: str) -> str:
+    """The text of ``course_lib/<module>.py``, the single source of every starter."""
+    path = _package_directory() / f"{module}.py"
+    if not path.is_file():
+        raise LabMarkError(f"course_lib/{module}.py is missing from the installed workbook")
+    return path.read_text(encoding="utf-8")
+
+
+def _sibling_imports(text: str, source: str) -> set[str]:
+    """The ``course_lib`` modules ``text`` imports relatively (``from .x import ...``)."""
+    imported: set[str] = set()
+    for node in ast.walk(ast.parse(text, filename=source)):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            if node.module is None:
+                imported.update(alias.name for alias in node.names)
+            else:
+                imported.add(node.module.split(".")[0])
+        elif isinstance(node, ast.ImportFrom) and node.level > 1:
+            raise LabMarkError(f"course_lib/{source}: imports from outside the package")
+    return imported
+
+
+def practice_modules() -> list[str]:
+    """``PRACTICE_ROOTS`` plus every module they import, in a stable order.
+
+    Following the imports means a helper module added to ``course_lib`` later
+    is copied too, so a practice package's relative imports always resolve.
+    """
+    found: list[str] = []
+    pending = list(PRACTICE_ROOTS)
+    while pending:
+        module = pending.pop(0)
+        if module in found:
+            continue
+        if not (_package_directory() / f"{module}.py").is_file():
+            raise LabMarkError(
+                f"a practice module imports course_lib.{module}, which is not a plain module"
+            )
+        found.append(module)
+        pending.extend(sorted(_sibling_imports(reference_source(module), f"{module}.py")))
+    return found
+
+
+def _reference_regions(module: str) -> tuple[str, list[Region]]:
+    text = reference_source(module)
+    return text, find_regions(text, f"course_lib/{module}.py")
+
+
+def lab_modules(lab: str) -> list[str]:
+    """The practice modules that hold at least one region of ``lab``."""
+    return [
+        module
+        for module in practice_modules()
+        if any(region.lab == lab for region in _reference_regions(module)[1])
+    ]
+
+
+def solution_bodies(module: str, lab: str) -> list[list[str]]:
+    """The reference code of each ``lab`` region of ``module``, at indentation zero."""
+    text, regions = _reference_regions(module)
+    lines = text.splitlines()
+    return [
+        _reindent(region.body(lines), region.indent, "") for region in regions if region.lab == lab
+    ]
+
+
+# --- generating the practice package ----------------------------------------------------
+
+_HEADER_GIVEN = """\
+# Chapter {chapter} practice package: generated by `course-lab practice {chapter}`.
+#
+# This file is given complete: the labs build on it. Read it; you need not change it.
+"""
+
+_HEADER_LABS = """\
+# Chapter {chapter} practice package: generated by `course-lab practice {chapter}`.
+#
+# Your work in this file: {labs}.
+# Each lab region sits between a "# --- Lab 11.N <topic>: begin ---" comment and
+# a "# --- Lab 11.N: end ---" comment, and starts as `raise LabNotImplemented(...)`.
+# Replace that line with your code and keep both marks: the checks and
+# `course-lab solution` find each lab by them. Everything outside the marks is given.
+# Check one lab with:  course-lab check {first} --impl <this folder>
+"""
+
+_LABS_IMPORT = f"from .{_LABS_MODULE} import LabNotImplemented\n"
+
+
+def _header(labs: Sequence[str]) -> str:
+    if not labs:
+        return _HEADER_GIVEN.format(chapter=CHAPTER)
+    names = ", ".join(f"Lab {lab} {LAB_TOPICS[lab]}" for lab in labs)
+    return _HEADER_LABS.format(chapter=CHAPTER, labs=names, first=labs[0])
+
+
+def _insert_labs_import(text: str, source: str) -> str:
+    """Add ``from .labs import LabNotImplemented`` after the module's leading imports."""
+    tree = ast.parse(text, filename=source)
+    anchor = 0
+    for node in tree.body:
+        is_docstring = isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+        if not (is_docstring or isinstance(node, ast.Import | ast.ImportFrom)):
+            break
+        anchor = node.end_lineno or anchor
+    lines = text.splitlines(keepends=True)
+    return "".join([*lines[:anchor], _LABS_IMPORT, *lines[anchor:]])
+
+
+def _labs_in(regions: Iterable[Region]) -> list[str]:
+    return sorted({region.lab for region in regions})
+
+
+def starter_text(module: str) -> str:
+    """``course_lib/<module>.py`` with every lab region replaced by its ``LabNotImplemented``."""
+    text, regions = _reference_regions(module)
+    labs = _labs_in(regions)
+    for lab in labs:
+        count = sum(region.lab == lab for region in regions)
+        raise_line = f'raise LabNotImplemented("{not_implemented_message(lab)}")'
+        text = replace_region_bodies(text, lab, [[raise_line]] * count, f"{module}.py")
+    if labs:
+        text = _insert_labs_import(text, f"{module}.py")
+    return _header(labs) + text
+
+
+def solution_text(module: str, labs: Iterable[str]) -> str:
+    """The starter of ``module`` with ``labs`` filled in from the reference."""
+    text = starter_text(module)
+    for lab in labs:
+        bodies = solution_bodies(module, lab)
+        if bodies:
+            text = replace_region_bodies(text, lab, bodies, f"{module}.py")
+    return text
+
+
+def chapter_exports() -> dict[str, list[str]]:
+    """``course_lib``'s public names grouped by the practice module that defines them.
+
+    Read from ``course_lib/__init__.py`` itself, so the practice package
+    exports exactly what the reference does for this chapter.
+    """
+    modules = set(practice_modules())
+    exports: dict[str, list[str]] = {}
+    tree = ast.parse(reference_source("__init__"), filename="__init__.py")
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module in modules:
+            exports.setdefault(node.module, []).extend(alias.name for alias in node.names)
+    return exports
+
+
+def _init_text() -> str:
+    exports = chapter_exports()
+    lines = [
+        _HEADER_GIVEN.format(chapter=CHAPTER),
+        '"""Your Chapter 11 practice package: the public names of course_lib, labs left to you."""\n',
+        "\n",
+    ]
+    for module, names in exports.items():
+        lines.append(f"from .{module} import {', '.join(names)}\n")
+    lines.append(_LABS_IMPORT)
+    every_name = sorted(
+        {name for names in exports.values() for name in names} | {"LabNotImplemented"}
+    )
+    lines.append("\n__all__ = [\n")
+    lines.extend(f'    "{name}",\n' for name in every_name)
+    lines.append("]\n")
+    return "".join(lines)
+
+
+def practice_files(solved: Iterable[str] = ()) -> dict[str, str]:
+    """Every file of a practice package (name -> text), with ``solved`` labs filled in."""
+    solved = list(solved)
+    files = {f"{module}.py": solution_text(module, solved) for module in practice_modules()}
+    files[f"{_LABS_MODULE}.py"] = _header([]) + LAB_NOT_IMPLEMENTED_SOURCE
+    files["__init__.py"] = _init_text()
+    return files
+
+
+def write_practice_package(
+    directory: Path, *, force: bool = False, solved: Iterable[str] = ()
+) -> list[Path]:
+    """Write the starter package into ``directory``; refuse a non-empty folder unless ``force``.
+
+    With ``force`` only the generated files are overwritten; anything else a
+    student keeps in the folder (notes, scratch files) is left alone.
+    """
+    if directory.exists() and not directory.is_dir():
+        raise CourseError(f"{directory}: exists and is not a folder; choose another DIR")
+    if directory.is_dir() and any(directory.iterdir()) and not force:
+        raise CourseError(
+            f"{directory} already exists; pass --force to overwrite its generated files "
+            "(your edits in them are lost), or choose another DIR"
+        )
+    directory.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    for name, text in practice_files(solved).items():
+        path = directory / name
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def fill_solution(directory: Path, lab: str) -> list[Path]:
+    """Write the reference code into ``lab``'s regions of the practice package in ``directory``.
+
+    Only the bodies between that lab's marks change; the student's code in
+    other regions and outside the marks is kept byte for byte.
+    """
+    if lab not in LAB_TOPICS:
+        raise CourseError(f"unknown lab {lab!r}; choose one of {', '.join(LAB_TOPICS)}")
+    if not directory.is_dir():
+        raise CourseError(
+            f"practice folder {directory} does not exist; "
+            f"create it with `course-lab practice {CHAPTER} {directory}`"
+        )
+    planned: list[tuple[Path, str]] = []
+    for module in lab_modules(lab):
+        path = directory / f"{module}.py"
+        if not path.is_file():
+            raise CourseError(
+                f"{path} is missing from the practice package; restore it, or regenerate "
+                f"the package with `course-lab practice {CHAPTER} {directory} --force`"
+            )
+        text = path.read_text(encoding="utf-8")
+        planned.append(
+            (path, replace_region_bodies(text, lab, solution_bodies(module, lab), str(path)))
+        )
+    for path, text in planned:  # written only once every file was found valid
+        path.write_text(text, encoding="utf-8")
+    return [path for path, _ in planned]
