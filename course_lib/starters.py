@@ -87,7 +87,9 @@ _BEGIN = re.compile(
     r"^(?P<indent>[ \t]*)# --- Lab (?P<lab>\d+\.\d+) (?P<topic>[^:]+): begin ---\s*$"
 )
 _END = re.compile(r"^(?P<indent>[ \t]*)# --- Lab (?P<lab>\d+\.\d+): end ---\s*$")
-_LOOKS_LIKE_MARK = re.compile(r"^\s*# ---\s*Lab\b")
+# A comment that starts like a mark and ends like one but does not parse (e.g. a
+# student's typo); section comments such as ``# --- Lab 11.2: groups ---`` pass.
+_LOOKS_LIKE_MARK = re.compile(r"^\s*#\s*-+\s*Lab\b.*\b(begin|end)\s*-*\s*$")
 
 
 class LabMarkError(CourseError):
