@@ -350,10 +350,21 @@ def test_the_restore_after_compact_1() -> None:
 
 def test_the_summary_costs_room_the_next_group_needed() -> None:
     # 22 - 5 = 17 for groups: [u4, a4] = 7 fits; + [u3 ... a3] = 15 would be 22 > 17.
-    with_summary = chapter_build(chapter_fixture_after_compaction()).tokens
-    assert with_summary.available_for_messages - 5 == 17
-    assert 7 <= 17 < 7 + 15
-    assert with_summary.messages == 12
+    path = chapter_fixture_after_compaction()
+    estimate = fixture_estimator()
+    compaction = by_id(path)["compact-1"]
+    summary_cost = estimate(summary_message(compaction))
+    suffix = [entry for entry in path[3:] if isinstance(entry, MessageEntry)]
+    groups = group_interactions(suffix)
+    costs = [sum(estimate(entry.message) for entry in group.entries) for group in groups]
+    assert [group.entry_ids[0] for group in groups] == ["u2", "u3", "u4"]
+    assert costs == [7, 15, 7]
+
+    tokens = chapter_build(path).tokens
+    for_groups = tokens.available_for_messages - summary_cost
+    assert (tokens.available_for_messages, summary_cost, for_groups) == (22, 5, 17)
+    assert costs[-1] <= for_groups < costs[-1] + costs[-2]
+    assert tokens.messages == summary_cost + costs[-1] == 12
 
 
 # --- the system replay fixture ----------------------------------------------
