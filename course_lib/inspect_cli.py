@@ -1,0 +1,529 @@
+"""``course-lab inspect FILE``: what a session file holds and what a model call would keep.
+
+It reads a course JSONL session or a real pi session (detected from the first
+line), then prints the entries, the notes an import made, the deduction table
+(window, system, reserved output, safety margin, summary), a compact per-group
+ledger (oldest groups, the cut, newest groups) and the kept range with the
+reason. Defaults follow pi: a 200,000-token window with 16,384 tokens reserved
+for the answer, and pi's own characters/4 estimate.
+
+The work is pure (``inspect_entries`` builds an ``InspectReport``; two
+renderers turn it into text); only ``run`` reads the file and writes output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, TextIO, TypeVar
+
+from .budget import BuildContextResult, TokenProjection, build_context
+from .entries import CompactionEntry, MessageEntry, SessionEntry
+from .errors import CourseError
+from .estimators import bpe_estimator, chars_estimator
+from .fixture import fixture_estimator
+from .importers.pi import ImportNote, import_pi_text, is_pi_session_header
+from .ledger import LedgerRow, budget_ledger
+from .stores import path_to, recover_jsonl
+from .wire import loads_strict
+
+__all__ = [
+    "DEFAULT_MAX_TOKENS",
+    "DEFAULT_RESERVED_OUTPUT",
+    "InspectError",
+    "InspectReport",
+    "inspect_entries",
+    "register",
+    "render_json",
+    "render_table",
+    "run",
+]
+
+DEFAULT_MAX_TOKENS = 200_000  # pi's default context window
+DEFAULT_RESERVED_OUTPUT = 16_384  # pi's default reserve for the model's answer
+LARGE_FILE_BYTES = 256 * 1024  # a progress bar only for files at least this big
+LEDGER_EDGE_ROWS = 3  # rows shown at each end of the ledger
+LEDGER_CUT_ROWS = 2  # rows shown on each side of the cut
+
+Estimate = Callable[[Any], int | float]
+Progress = Callable[[int, int], None]
+T = TypeVar("T")
+
+
+class InspectError(CourseError):
+    """The file cannot be inspected (unreadable, empty, unknown leaf)."""
+
+
+@dataclass(frozen=True)
+class LoadedSession:
+    """Entries read from a file, whichever format it had."""
+
+    format: str  # "pi" or "course"
+    version: int | None
+    entries: list[SessionEntry]
+    leaf_id: str
+    notes: list[ImportNote]
+    source_counts: dict[str, int] = field(default_factory=dict)  # pi entry types (pi only)
+
+
+@dataclass(frozen=True)
+class InspectReport:
+    """Everything ``inspect`` shows, as plain data (the JSON output is this, as a dict)."""
+
+    file: str
+    format: str
+    version: int | None
+    entries_by_type: dict[str, int]
+    source_counts: dict[str, int]
+    leaf: str
+    path_entries: int
+    path_messages: int
+    compaction: str | None  # the newest compaction on the path, if any
+    notes: list[ImportNote]
+    estimator: str
+    tokens: TokenProjection
+    summary_tokens: int | float
+    ledger: list[LedgerRow]
+    kept_entry_ids: list[str]
+    reason: str
+    explanation: str
+
+
+# --- loading ------------------------------------------------------------------------
+
+
+def _first_record(text: str) -> Any:
+    """The first non-blank line as JSON, or ``None`` when it is not JSON (a course read will say why)."""
+    for line in text.split("\n"):
+        if line.strip():
+            try:
+                return loads_strict(line)
+            except ValueError:
+                return None
+    return None
+
+
+def load_session(name: str, text: str, progress: Progress | None = None) -> LoadedSession:
+    """Read ``text`` as a pi session (header ``type: session``) or as a course JSONL session."""
+    if not text.strip():
+        raise InspectError(f"{name}: the file is empty, there is nothing to inspect")
+    if is_pi_session_header(_first_record(text)):
+        imported = import_pi_text(text, progress=progress)
+        return LoadedSession(
+            format="pi",
+            version=imported.source.version,
+            entries=imported.entries,
+            leaf_id=imported.leaf_id,
+            notes=imported.notes,
+            source_counts=imported.source.entry_counts,
+        )
+    read = recover_jsonl(text)
+    if not read.entries:
+        raise InspectError(f"{name}: no committed entry, there is nothing to inspect")
+    notes = [
+        ImportNote(
+            kind=warning.code,
+            line=warning.line,
+            entry_id=None,
+            detail="the last line has no newline: a write that never committed, left out",
+        )
+        for warning in read.warnings
+    ]
+    return LoadedSession("course", None, read.entries, read.entries[-1].id, notes)
+
+
+# --- the report -----------------------------------------------------------------------
+
+
+def make_estimator(name: str) -> Estimate:
+    """The estimator behind ``--estimator``."""
+    if name == "chars":
+        return chars_estimator()
+    if name == "bpe":
+        return bpe_estimator()
+    if name == "fixture":
+        return fixture_estimator()
+    raise InspectError(f"unknown estimator {name!r} (expected chars, bpe or fixture)")
+
+
+def _explain(
+    result: BuildContextResult, ledger: list[LedgerRow], summary_tokens: int | float
+) -> str:
+    """One sentence saying why the kept range is what it is."""
+    tokens = result.tokens
+    room = tokens.available_for_messages - summary_tokens
+    kept = [row for row in ledger if row.status != "trimmed"]
+    if result.reason == "within_budget":
+        return (
+            f"every group fits: {tokens.messages:,} of {tokens.available_for_messages:,} "
+            "available tokens are used"
+        )
+    if result.reason == "single_group_overflow":
+        return (
+            f"the newest group alone needs {kept[-1].tokens:,} tokens, more than the {room:,} "
+            "left for groups; it is kept whole anyway, so the total exceeds the window"
+        )
+    newest_trimmed = [row for row in ledger if row.status == "trimmed"][-1]
+    used = sum(row.tokens for row in kept)
+    return (
+        f"the newest {len(kept)} groups fit in {room:,} tokens ({used:,} used); adding group "
+        f"{newest_trimmed.group} ({newest_trimmed.tokens:,} tokens) would not, so it and the "
+        f"{newest_trimmed.group - 1} older groups are left out"
+    )
+
+
+def inspect_entries(
+    loaded: LoadedSession,
+    *,
+    file: str,
+    leaf_id: str | None,
+    max_tokens: int,
+    reserved_output: int,
+    safety_margin: int,
+    estimator: str,
+    estimate: Estimate,
+) -> InspectReport:
+    """Project the path to ``leaf_id`` under the budget and collect what ``inspect`` shows."""
+    leaf = leaf_id or loaded.leaf_id
+    if leaf not in {entry.id for entry in loaded.entries}:
+        raise InspectError(f"{file}: no entry with id {leaf!r} to use as the leaf")
+    path = path_to(loaded.entries, leaf)
+    options = {
+        "max_tokens": max_tokens,
+        "reserved_output": reserved_output,
+        "safety_margin": safety_margin,
+        "estimate_tokens": estimate,
+    }
+    result = build_context(path, **options)
+    ledger = budget_ledger(path, **options)
+    kept_tokens = sum(row.tokens for row in ledger if row.status != "trimmed")
+    summary_tokens = result.tokens.messages - kept_tokens
+    compactions = [entry.id for entry in path if isinstance(entry, CompactionEntry)]
+    return InspectReport(
+        file=file,
+        format=loaded.format,
+        version=loaded.version,
+        entries_by_type=dict(Counter(entry.type for entry in loaded.entries).most_common()),
+        source_counts=loaded.source_counts,
+        leaf=leaf,
+        path_entries=len(path),
+        path_messages=sum(isinstance(entry, MessageEntry) for entry in path),
+        compaction=compactions[-1] if compactions else None,
+        notes=loaded.notes,
+        estimator=estimator,
+        tokens=result.tokens,
+        summary_tokens=summary_tokens,
+        ledger=ledger,
+        kept_entry_ids=result.kept_entry_ids,
+        reason=result.reason,
+        explanation=_explain(result, ledger, summary_tokens),
+    )
+
+
+# --- rendering ----------------------------------------------------------------------------
+
+
+def _counts(counts: dict[str, int]) -> str:
+    return ", ".join(f"{name} {count:,}" for name, count in counts.items())
+
+
+def _deduction_rows(report: InspectReport) -> list[tuple[str, int | float, int | float]]:
+    """(item, tokens, allowance left) rows, as the chapter's deduction table."""
+    tokens = report.tokens
+    left = tokens.max_tokens
+    rows = [("max_tokens", tokens.max_tokens, left)]
+    for item, cost in (
+        ("replayed system message", tokens.system),
+        ("reserved_output", tokens.reserved_output),
+        ("safety_margin", tokens.safety_margin),
+    ):
+        left = max(0, left - cost)
+        rows.append((item, cost, left))
+    if report.compaction is not None:
+        rows.append(
+            (f"summary of {report.compaction}", report.summary_tokens, left - report.summary_tokens)
+        )
+    return rows
+
+
+def _ledger_indexes(report: InspectReport) -> list[int]:
+    """Which ledger rows to show: the oldest, both sides of the cut, the newest."""
+    count = len(report.ledger)
+    cut = next((i for i, row in enumerate(report.ledger) if row.status != "trimmed"), count)
+    shown = set(range(min(LEDGER_EDGE_ROWS, count))) | set(
+        range(max(0, count - LEDGER_EDGE_ROWS), count)
+    )
+    if 0 < cut < count:
+        shown |= set(range(max(0, cut - LEDGER_CUT_ROWS), min(count, cut + LEDGER_CUT_ROWS)))
+    return sorted(shown)
+
+
+def _ledger_lines(report: InspectReport) -> list[str]:
+    lines = [
+        f"{'group':>6}  {'entries':>7}  {'first id':<14} {'last id':<14} {'tokens':>9}  status"
+    ]
+    previous = -1
+    cut = next((r.group for r in report.ledger if r.status != "trimmed"), None)
+    for index in _ledger_indexes(report):
+        if index > previous + 1:
+            lines.append(f"{'':>6}  … {index - previous - 1} more group(s)")
+        row = report.ledger[index]
+        if row.group == cut and cut != 1:
+            lines.append(f"{'':>6}  ---- cut: older groups are left out, newer ones are kept ----")
+        lines.append(
+            f"{row.group:>6}  {len(row.entry_ids):>7}  {row.entry_ids[0]:<14} "
+            f"{row.entry_ids[-1]:<14} {row.tokens:>9,}  {row.status}"
+        )
+        previous = index
+    return lines
+
+
+def render_table(report: InspectReport) -> str:
+    """The human-readable report."""
+    kind = f"pi session, format v{report.version}" if report.format == "pi" else "course session"
+    out = [f"{report.file}: {kind}"]
+    out.append(
+        f"entries: {sum(report.entries_by_type.values()):,} ({_counts(report.entries_by_type)})"
+    )
+    if report.source_counts:
+        out.append(f"pi lines by type: {_counts(report.source_counts)}")
+    out.append(
+        f"active path to {report.leaf}: {report.path_entries:,} entries, "
+        f"{report.path_messages:,} messages, {len(report.ledger):,} interactions"
+        + (f" after compaction {report.compaction}" if report.compaction else "")
+    )
+    out.extend(_note_lines(report.notes))
+    out.append("")
+    out.append(f"budget (estimator: {report.estimator})")
+    out.append(f"  {'item':<28} {'tokens':>9}  {'allowance left':>14}")
+    for item, cost, left in _deduction_rows(report):
+        out.append(f"  {item:<28} {cost:>9,}  {left:>14,}")
+    out.append("")
+    out.append("ledger (oldest first)")
+    out.extend(f"  {line}" for line in _ledger_lines(report))
+    out.append("")
+    out.append(_kept_line(report))
+    tokens = report.tokens
+    out.append(
+        f"tokens: system {tokens.system:,} + messages {tokens.messages:,} + reserved "
+        f"{tokens.reserved_output:,} + margin {tokens.safety_margin:,} = {tokens.total:,} "
+        f"of {tokens.max_tokens:,}"
+    )
+    out.append(f"reason: {report.reason}: {report.explanation}")
+    return "\n".join(out) + "\n"
+
+
+def _note_lines(notes: list[ImportNote]) -> list[str]:
+    """Notes by kind, each with its count and first occurrence (``--format json`` lists all)."""
+    lines = [f"notes: {len(notes):,}"]
+    for kind, count in _note_kinds(notes).items():
+        first = next(note for note in notes if note.kind == kind)
+        where = f"line {first.line}" if first.line is not None else "file"
+        more = f" (+{count - 1:,} more)" if count > 1 else ""
+        lines.append(
+            f"  {kind} x{count:,}, first at {where}, {first.entry_id or '-'}: {first.detail}{more}"
+        )
+    return lines
+
+
+def _note_kinds(notes: list[ImportNote]) -> dict[str, int]:
+    return dict(Counter(note.kind for note in notes).most_common())
+
+
+def _kept_line(report: InspectReport) -> str:
+    kept = report.kept_entry_ids
+    groups = sum(row.status != "trimmed" for row in report.ledger)
+    if not kept:
+        return "kept: no message entries"
+    entries = "1 message entry" if len(kept) == 1 else f"{len(kept):,} message entries"
+    return f"kept: {kept[0]} .. {kept[-1]} ({entries} in {groups:,} group{'s' * (groups != 1)})"
+
+
+def report_dict(report: InspectReport) -> dict[str, Any]:
+    """The report as JSON-ready data."""
+    kept = report.kept_entry_ids
+    return {
+        "file": report.file,
+        "format": report.format,
+        "version": report.version,
+        "entries": {
+            "total": sum(report.entries_by_type.values()),
+            "by_type": report.entries_by_type,
+        },
+        "source": report.source_counts or None,
+        "leaf": report.leaf,
+        "path": {"entries": report.path_entries, "messages": report.path_messages},
+        "compaction": report.compaction,
+        "interactions": len(report.ledger),
+        "notes": {
+            "total": len(report.notes),
+            "by_kind": _note_kinds(report.notes),
+            "items": [asdict(note) for note in report.notes],
+        },
+        "budget": {
+            "estimator": report.estimator,
+            **asdict(report.tokens),
+            "summary": report.summary_tokens,
+        },
+        "ledger": [asdict(row) for row in report.ledger],
+        "kept": {
+            "first": kept[0] if kept else None,
+            "last": kept[-1] if kept else None,
+            "entries": len(kept),
+            "groups": sum(row.status != "trimmed" for row in report.ledger),
+        },
+        "reason": report.reason,
+        "explanation": report.explanation,
+    }
+
+
+def render_json(report: InspectReport) -> str:
+    """The report as one JSON document (every note and every ledger row)."""
+    return json.dumps(report_dict(report), indent=2, ensure_ascii=False) + "\n"
+
+
+# --- progress and the command ---------------------------------------------------------------
+
+
+class ProgressBar:
+    """A one-line bar on a terminal stream, redrawn in place and erased when done."""
+
+    WIDTH = 30
+
+    def __init__(self, stream: TextIO, label: str) -> None:
+        self.stream = stream
+        self.label = label
+        self.shown = -1
+
+    def __call__(self, done: int, total: int) -> None:
+        percent = 100 if total <= 0 else min(100, done * 100 // total)
+        if percent == self.shown:
+            return
+        self.shown = percent
+        filled = percent * self.WIDTH // 100
+        bar = "#" * filled + "." * (self.WIDTH - filled)
+        self.stream.write(f"\r{self.label} [{bar}] {percent:3d}%")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.shown >= 0:
+            self.stream.write("\r" + " " * (len(self.label) + self.WIDTH + 8) + "\r")
+            self.stream.flush()
+
+
+def _wants_progress(stream: TextIO, size: int) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    return size >= LARGE_FILE_BYTES and callable(isatty) and bool(isatty())
+
+
+def _non_negative_int(text: str) -> int:
+    try:
+        value = int(text.replace("_", "").replace(",", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
+    return value
+
+
+def register(subparsers: Any) -> argparse.ArgumentParser:
+    """Add ``inspect FILE [...]`` to a ``course-lab`` subparsers object."""
+    parser = subparsers.add_parser(
+        "inspect",
+        help="show what a session file holds and what a model call would keep",
+        description=__doc__.split("\n\n")[1] if __doc__ else None,
+    )
+    parser.add_argument("file", metavar="FILE", help="a course JSONL session or a pi session file")
+    parser.add_argument(
+        "--leaf", metavar="ID", help="the entry to build the context for (default: the last)"
+    )
+    parser.add_argument("--max-tokens", metavar="N", type=_non_negative_int, default=DEFAULT_MAX_TOKENS,
+                        help=f"context window (default: {DEFAULT_MAX_TOKENS:,}, as pi)")  # fmt: skip
+    parser.add_argument("--reserved-output", metavar="N", type=_non_negative_int,
+                        default=DEFAULT_RESERVED_OUTPUT,
+                        help=f"tokens kept for the answer (default: {DEFAULT_RESERVED_OUTPUT:,}, as pi)")  # fmt: skip
+    parser.add_argument("--safety-margin", metavar="N", type=_non_negative_int, default=0,
+                        help="extra tokens kept free (default: 0)")  # fmt: skip
+    parser.add_argument("--estimator", choices=("chars", "bpe", "fixture"), default="chars",
+                        help="chars: pi's characters/4 (default); bpe: real o200k tokens; fixture: the chapter's table")  # fmt: skip
+    parser.add_argument("--format", choices=("table", "json"), default="table",
+                        help="table (default) or json (every note and ledger row)")  # fmt: skip
+    parser.set_defaults(func=run)
+    return parser
+
+
+def _decode(name: str, data: bytes) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise InspectError(f"{name}: line {line}: not valid UTF-8") from None
+
+
+def _with_bar(enabled: bool, stream: TextIO, label: str, work: Callable[[Progress | None], T]) -> T:
+    """Run ``work`` with a progress bar on ``stream`` when ``enabled``; the bar is erased after."""
+    if not enabled:
+        return work(None)
+    bar = ProgressBar(stream, label)
+    try:
+        return work(bar)
+    finally:
+        bar.close()
+
+
+def _counting(estimate: Estimate, progress: Progress | None, total: int) -> Estimate:
+    """The estimator, reporting each call to ``progress`` (pricing is the slow part with bpe)."""
+    if progress is None:
+        return estimate
+    calls = 0
+
+    def counted(value: Any) -> int | float:
+        nonlocal calls
+        calls += 1
+        progress(calls, total)
+        return estimate(value)
+
+    return counted
+
+
+def run(
+    args: argparse.Namespace, *, stdout: TextIO | None = None, stderr: TextIO | None = None
+) -> int:
+    """Read the file, build the report, print it; returns the exit status (0)."""
+    out = stdout or sys.stdout
+    err = stderr or sys.stderr
+    file = Path(args.file)
+    try:
+        data = file.read_bytes()
+    except OSError as error:
+        raise InspectError(f"cannot read {args.file}: {error.strerror or error}") from None
+    estimate = make_estimator(args.estimator)  # fails fast, before a long import
+    text = _decode(args.file, data)
+    show = _wants_progress(err, len(data))
+    loaded = _with_bar(
+        show, err, f"reading {file.name}", lambda bar: load_session(args.file, text, bar)
+    )
+    # build_context and the ledger each price every message once (plus system and summary)
+    calls = 2 * (sum(isinstance(entry, MessageEntry) for entry in loaded.entries) + 2)
+    report = _with_bar(
+        show,
+        err,
+        f"pricing {file.name}",
+        lambda bar: inspect_entries(
+            loaded,
+            file=args.file,
+            leaf_id=args.leaf,
+            max_tokens=args.max_tokens,
+            reserved_output=args.reserved_output,
+            safety_margin=args.safety_margin,
+            estimator=args.estimator,
+            estimate=_counting(estimate, bar, calls),
+        ),
+    )
+    out.write(render_json(report) if args.format == "json" else render_table(report))
+    return 0
