@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import json
+import math
 import re
+import sys
 from collections import Counter
 from dataclasses import FrozenInstanceError
 from pathlib import Path
@@ -727,3 +730,29 @@ def test_a_bash_run_that_failed_is_sent_as_pi_words_it() -> None:
         "Ran `make`\n(no output)\n\nCommand exited with code 2"
         "\n\n[Output truncated. Full output: /tmp/out.log]"
     )
+
+
+# --- the benchmark runs on the imported sample (its numbers are never asserted) ----------
+
+
+def test_the_build_context_benchmark_measures_every_figure(monkeypatch: pytest.MonkeyPatch) -> None:
+    # benchmarks/ is not an installed package, so load the module from its file
+    spec = importlib.util.spec_from_file_location(
+        "bench_build_context", ROOT / "benchmarks" / "bench_build_context.py"
+    )
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "bench_build_context", bench)
+    spec.loader.exec_module(bench)
+    figures = bench.measure(repeats=0, sample=SAMPLE)
+    assert [f.name for f in figures] == [
+        "build_context per entry: real / fixture",
+        "budget_ledger / build_context (real)",
+        "bpe / chars estimator in build_context",
+        "import_pi_session / json.loads of each line",
+        "peak memory of import / file size",
+        "peak memory of build_context / file size",
+    ]
+    assert all(math.isfinite(f.ratio) and f.ratio > 0 for f in figures)
+    table = bench.render(figures)
+    assert table.count("x  ") == len(figures)
