@@ -145,10 +145,8 @@ def _run_pytest(files: Sequence[Path], *, impl: Path | None, what: str) -> list[
     """
     with tempfile.TemporaryDirectory() as scratch:
         results = Path(scratch) / "results.json"
-        command = [
-            sys.executable, "-m", "pytest", *map(str, files),
-            "-p", _PLUGIN, "-q", "--no-header", "-p", "no:cacheprovider",
-        ]  # fmt: skip
+        command = [sys.executable, "-m", "pytest", *map(str, files), "-p", _PLUGIN]
+        command += ["-q", "--no-header", "-p", "no:cacheprovider"]
         if impl is not None:
             command += ["--impl", str(Path(impl).resolve())]
         environment = {
