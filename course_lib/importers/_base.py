@@ -48,32 +48,36 @@ class PiMissingResultError(PiImportError, InteractionError):
 
 
 class NoteKind:
-    """The note kinds the importer writes (plain strings, listed here once)."""
+    """The note kinds the importer writes (plain strings, listed here once).
 
-    UNTERMINATED_TAIL = "unterminated_tail"
-    ROOT_REPARENTED = "root_reparented"
-    FIELD_DROPPED = "field_dropped"
-    USAGE_TOTAL_COMPUTED = "usage_total_computed"
-    TIMESTAMP_ASSUMED_UTC = "timestamp_assumed_utc"
-    TIMESTAMP_FROM_ENTRY = "timestamp_from_entry"
-    THINKING_DROPPED = "thinking_dropped"
-    BLOCK_DROPPED = "block_dropped"
-    BLOCK_PLACEHOLDER = "block_placeholder"
-    IMAGE_PLACEHOLDER = "image_placeholder"
-    PARTIAL_ARGUMENTS = "partial_arguments"
-    STOP_REASON_MAPPED = "stop_reason_mapped"
-    UNKNOWN_ENTRY_TYPE = "unknown_entry_type"
-    UNKNOWN_ROLE = "unknown_role"
-    EMPTY_BRANCH_SUMMARY = "empty_branch_summary"
-    MISSING_RESULT_REPAIRED = "missing_result_repaired"
-    MISSING_RESULT_DROPPED = "missing_result_dropped"
-    SYNTHETIC_USER_INSERTED = "synthetic_user_inserted"
-    UNPAIRED_RESULT = "unpaired_result"
-    DUPLICATE_RESULT = "duplicate_result"
-    LEAF_MOVED = "leaf_moved"
-    FIRST_KEPT_MOVED = "first_kept_moved"
-    SUMMARY_SECTION_UNMAPPED = "summary_section_unmapped"
-    SUMMARY_GOAL_FALLBACK = "summary_goal_fallback"
+    One note per change, except the routine drops marked "aggregated": those
+    are one note per file and subject, counting every occurrence.
+    """
+
+    UNTERMINATED_TAIL = "unterminated_tail"  # last line had no newline: left out
+    ROOT_REPARENTED = "root_reparented"  # v2/v3 root entry hung under the header entry
+    FIELD_DROPPED = "field_dropped"  # aggregated: a field the course schema lacks
+    USAGE_TOTAL_COMPUTED = "usage_total_computed"  # aggregated: totalTokens absent, summed
+    TIMESTAMP_ASSUMED_UTC = "timestamp_assumed_utc"  # aggregated: ISO time without a zone
+    TIMESTAMP_FROM_ENTRY = "timestamp_from_entry"  # aggregated: message had no timestamp
+    THINKING_DROPPED = "thinking_dropped"  # per entry: thinking blocks and their size
+    BLOCK_DROPPED = "block_dropped"  # an assistant block that is not text or toolCall
+    BLOCK_PLACEHOLDER = "block_placeholder"  # a user/tool block replaced by a text marker
+    IMAGE_PLACEHOLDER = "image_placeholder"  # per entry: images replaced by text markers
+    PARTIAL_ARGUMENTS = "partial_arguments"  # streamed partial JSON kept as rawArguments
+    STOP_REASON_MAPPED = "stop_reason_mapped"  # e.g. "end_turn" read as "stop"
+    UNKNOWN_ENTRY_TYPE = "unknown_entry_type"  # kept as metadata pi.<type>
+    UNKNOWN_ROLE = "unknown_role"  # kept as metadata pi.message.<role>
+    EMPTY_BRANCH_SUMMARY = "empty_branch_summary"  # pi sends nothing: kept as metadata
+    MISSING_RESULT_REPAIRED = "missing_result_repaired"  # synthetic error result added
+    MISSING_RESULT_DROPPED = "missing_result_dropped"  # unanswered call block removed
+    SYNTHETIC_USER_INSERTED = "synthetic_user_inserted"  # before a message with no user turn
+    UNPAIRED_RESULT = "unpaired_result"  # result for no call: kept as metadata
+    DUPLICATE_RESULT = "duplicate_result"  # second result for a call: kept as metadata
+    LEAF_MOVED = "leaf_moved"  # synthetic results appended after the leaf
+    FIRST_KEPT_MOVED = "first_kept_moved"  # compaction now keeps from a user message
+    SUMMARY_SECTION_UNMAPPED = "summary_section_unmapped"  # text kept in unresolved, prefixed
+    SUMMARY_GOAL_FALLBACK = "summary_goal_fallback"  # goal from the title or a marker
 
 
 @dataclass(frozen=True)
@@ -146,14 +150,12 @@ def _aggregate_detail(kind: str, subject: str, agg: _Aggregate) -> str:
     times = "once" if agg.count == 1 else f"{agg.count:,} times"
     where = (
         f"line {agg.first_line}"
-        if agg.count == 1 or agg.first_line == agg.last_line
+        if agg.first_line == agg.last_line
         else f"lines {agg.first_line}-{agg.last_line}"
     )
     if kind == NoteKind.FIELD_DROPPED:
         return f"{subject}: not in the course schema, dropped {times} ({where})"
-    if kind == NoteKind.USAGE_TOTAL_COMPUTED:
-        return f"{subject} {times} ({where})"
-    return f"{subject} {times} ({where})"
+    return f"{subject}: {times} ({where})"
 
 
 def count_kinds(notes: list[ImportNote]) -> dict[str, int]:

@@ -157,7 +157,12 @@ def import_pi_text(
 def _header_version(raw: RawFile) -> int:
     """The format version from the header (no version = v1); anything else is an error."""
     if not raw.records:
-        raise PiImportError("no committed line: not a pi session file (no header)")
+        torn = (
+            f" (line {raw.tail_line} has no newline, so it never committed)"
+            if raw.tail_line
+            else ""
+        )
+        raise PiImportError(f"no committed line: not a pi session file (no header){torn}")
     header = raw.records[0]
     if not is_pi_session_header(header.record):
         raise PiImportError(
