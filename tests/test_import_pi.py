@@ -720,15 +720,32 @@ def test_unknown_blocks_are_placeholders_or_dropped_never_silent() -> None:
     assert kinds(imported.notes) == {"block_placeholder": 1, "block_dropped": 1}
 
 
+def test_summary_roles_are_sent_as_the_user_text_pi_wraps_them_in() -> None:
+    text = pi_text(
+        header(),
+        v1({"role": "branchSummary", "summary": "Tried X.", "fromId": "a1", "timestamp": 1}),
+        v1({"role": "compactionSummary", "summary": "Did Y.", "tokensBefore": 9, "timestamp": 2}),
+    )
+    entries = by_id(import_pi_text(text).entries)
+    assert text_of(entries["L0002"].message) == (
+        "The following is a summary of a branch that this conversation came back from:"
+        "\n\n<summary>\nTried X.</summary>"
+    )
+    assert text_of(entries["L0003"].message) == (
+        "The conversation history before this point was compacted into the following summary:"
+        "\n\n<summary>\nDid Y.\n</summary>"
+    )
+
+
 def test_a_bash_run_that_failed_is_sent_as_pi_words_it() -> None:
     bash = {
         "role": "bashExecution", "command": "make", "output": "", "exitCode": 2,
-        "cancelled": False, "truncated": True, "fullOutputPath": "/tmp/out.log", "timestamp": 1,
+        "cancelled": False, "truncated": True, "fullOutputPath": "logs/make.log", "timestamp": 1,
     }  # fmt: skip
     imported = import_pi_text(pi_text(header(), v1(bash)))
     assert text_of(by_id(imported.entries)["L0002"].message) == (
         "Ran `make`\n(no output)\n\nCommand exited with code 2"
-        "\n\n[Output truncated. Full output: /tmp/out.log]"
+        "\n\n[Output truncated. Full output: logs/make.log]"
     )
 
 

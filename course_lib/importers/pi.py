@@ -15,6 +15,11 @@ header. The leaf is the last entry of the file (moved only when a repair adds
 entries after it). Entries the importer adds carry ids derived from what they
 stand for (``<call id>.result``, ``<entry id>.user``).
 
+Compactions: pi's summary markdown is mapped onto the seven course fields
+(``_pi_summary``); the first kept entry (``firstKeptEntryId``, or in v1
+``firstKeptEntryIndex``, counted as pi counts it: among the file's non-blank
+lines, header included) moves to the user message that starts its interaction.
+
 Timestamps: entry timestamps (ISO strings) become Unix milliseconds; message
 timestamps are already milliseconds and are kept.
 """
