@@ -60,6 +60,7 @@ class EstimatorError(CourseError):
 
 def _tool_call_texts(call: ToolCall) -> list[str]:
     # The arguments as the wire carries them (compact JSON), as pi measures them.
+    """A call as the model reads it: its name and its arguments as compact JSON."""
     arguments = json.dumps(call.arguments, separators=(",", ":"), ensure_ascii=False)
     return [call.name, arguments]
 

@@ -229,6 +229,7 @@ def inspect_entries(
 
 
 def _counts(counts: dict[str, int]) -> str:
+    """``name 1,234, other 5`` for a one-line summary."""
     return ", ".join(f"{name} {count:,}" for name, count in counts.items())
 
 
@@ -264,6 +265,7 @@ def _ledger_indexes(report: InspectReport) -> list[int]:
 
 
 def _ledger_lines(report: InspectReport) -> list[str]:
+    """The shown ledger rows, with a marker at the cut and a count where rows are elided."""
     lines = [
         f"{'group':>6}  {'entries':>7}  {'first id':<14} {'last id':<14} {'tokens':>9}  status"
     ]
@@ -336,6 +338,7 @@ def _note_kinds(notes: list[ImportNote]) -> dict[str, int]:
 
 
 def _kept_line(report: InspectReport) -> str:
+    """The kept range: first and last kept entry, and how many entries and groups."""
     kept = report.kept_entry_ids
     groups = sum(row.status != "trimmed" for row in report.ledger)
     if not kept:
@@ -417,11 +420,13 @@ class ProgressBar:
 
 
 def _wants_progress(stream: TextIO, size: int) -> bool:
+    """A bar only helps a person watching a terminal, and only when reading takes a while."""
     isatty = getattr(stream, "isatty", None)
     return size >= LARGE_FILE_BYTES and callable(isatty) and bool(isatty())
 
 
 def _non_negative_int(text: str) -> int:
+    """A token count from the command line (``200000``, ``200_000`` or ``200,000``)."""
     try:
         value = int(text.replace("_", "").replace(",", ""))
     except ValueError:
@@ -458,6 +463,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def _decode(name: str, data: bytes) -> str:
+    """The file's text; bad UTF-8 is an error naming its line."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:

@@ -157,6 +157,7 @@ class Converter:
                 self.notes.aggregate(NoteKind.FIELD_DROPPED, f"{subject} '{key}'", line, entry_id)
 
     def _string(self, value: dict[str, Any], key: str, where: str, line: int) -> str:
+        """A required id or name: blank would break pairing, so it is an error, not a guess."""
         found = value.get(key)
         if not isinstance(found, str) or not found.strip():
             raise PiImportError(
@@ -203,6 +204,7 @@ class Converter:
     def _message_timestamp(
         self, message: dict[str, Any], fallback: int | float, line: int, entry_id: str
     ) -> int | float:
+        """The message's own milliseconds; the entry's time only when the message has none."""
         value = message.get("timestamp")
         if value is None:
             self.notes.aggregate(
@@ -219,6 +221,7 @@ class Converter:
     # --- messages -------------------------------------------------------------
 
     def _user(self, message: dict[str, Any], line: int, entry_id: str, ts: Any) -> dict[str, Any]:
+        """A user message: its content becomes text blocks (images become placeholders)."""
         self._drop_rest(
             message, ("role", "content", "timestamp"), "user message field", line, entry_id
         )
@@ -229,11 +232,13 @@ class Converter:
         }
 
     def _user_text(self, value: str, ts: Any) -> dict[str, Any]:
+        """A user message of one text block (what pi sends for bash runs and summaries)."""
         return {"role": "user", "content": [_text_block(value)], "timestamp": ts}
 
     def _tool_call(
         self, block: dict[str, Any], line: int, entry_id: str, where: str
     ) -> dict[str, Any]:
+        """A tool call block; a streamed-but-unfinished argument text is kept as ``rawArguments``."""
         call: dict[str, Any] = {
             "type": "toolCall",
             "id": self._string(block, "id", where, line),
@@ -255,6 +260,7 @@ class Converter:
         return call
 
     def _assistant_content(self, content: Any, line: int, entry_id: str) -> list[dict[str, Any]]:
+        """Text and tool calls stay; thinking and unknown blocks are dropped with a note."""
         if not isinstance(content, list):
             raise PiImportError("assistant message.content must be a list of blocks", line=line)
         blocks: list[dict[str, Any]] = []
@@ -288,6 +294,7 @@ class Converter:
         return blocks
 
     def _usage(self, usage: Any, line: int, entry_id: str) -> dict[str, Any]:
+        """The course's three usage numbers; a missing total is computed as pi computes it."""
         if not isinstance(usage, dict):
             raise PiImportError("assistant message.usage must be an object", line=line)
         numbers = {}
@@ -319,6 +326,7 @@ class Converter:
         }
 
     def _stop_reason(self, value: Any, line: int, entry_id: str) -> str:
+        """One of the course's five stop reasons; known provider spellings are mapped, with a note."""
         if value in _STOP_REASONS:
             return value
         mapped = _STOP_REASON_ALIASES.get(value) if isinstance(value, str) else None
@@ -335,6 +343,7 @@ class Converter:
     def _assistant(
         self, message: dict[str, Any], line: int, entry_id: str, ts: Any
     ) -> dict[str, Any]:
+        """An assistant message with the course's fields; the rest is noted as dropped."""
         wire: dict[str, Any] = {
             "role": "assistant",
             "content": self._assistant_content(message.get("content"), line, entry_id),
@@ -363,6 +372,7 @@ class Converter:
         return wire
 
     def _plain_string(self, value: dict[str, Any], key: str, line: int) -> str:
+        """A string field that may be empty (provider, model, summary)."""
         found = value.get(key)
         if not isinstance(found, str):
             raise PiImportError(f"message.{key} must be a string, got {found!r}", line=line)
@@ -371,6 +381,7 @@ class Converter:
     def _tool_result(
         self, message: dict[str, Any], line: int, entry_id: str, ts: Any
     ) -> dict[str, Any]:
+        """A tool result; ``details`` is kept whenever pi recorded it, even as null."""
         is_error = message.get("isError", False)
         if not isinstance(is_error, bool):
             raise PiImportError(
@@ -486,10 +497,12 @@ class Converter:
         return self._metadata(base, f"pi.{kind}", record, line)
 
     def _metadata(self, base: dict[str, Any], key: str, record: dict[str, Any], line: int) -> Draft:
+        """A metadata entry ``key`` whose value is the record minus the entry fields."""
         rest = {k: v for k, v in record.items() if k not in _ENTRY_KEYS}
         return Draft(wire={**base, "type": "metadata", "key": key, "value": rest}, line=line)
 
     def _branch_summary(self, base: dict[str, Any], record: dict[str, Any], line: int) -> Draft:
+        """The user message pi sends for a branch summary (nothing for an empty one)."""
         summary = record.get("summary")
         if not isinstance(summary, str):
             raise PiImportError(
@@ -511,6 +524,7 @@ class Converter:
         return Draft(wire={**base, "type": "message", "message": message}, line=line)
 
     def _compaction(self, base: dict[str, Any], record: dict[str, Any], line: int) -> Draft:
+        """A compaction draft; its first kept id is resolved once the tree is repaired."""
         entry_id = base["id"]
         summary = record.get("summary")
         if not isinstance(summary, str):
@@ -541,6 +555,7 @@ class Converter:
         return Draft(wire=wire, line=line, first_kept=first_kept)
 
     def _first_kept(self, record: dict[str, Any], line: int) -> FirstKeptRef:
+        """Where pi keeps from: an id (v2+) or a record index (v1)."""
         kept_id = record.get("firstKeptEntryId")
         if isinstance(kept_id, str) and kept_id.strip():
             return FirstKeptRef(entry_id=kept_id)

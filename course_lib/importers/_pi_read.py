@@ -45,6 +45,7 @@ def decode_pi_bytes(data: bytes) -> str:
 
 
 def _parse_line(text: str, number: int) -> dict[str, Any]:
+    """One committed line as a JSON object with a string ``type``, or an error naming it."""
     try:
         value = loads_strict(text)
     except ValueError as error:

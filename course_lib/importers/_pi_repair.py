@@ -103,6 +103,7 @@ class RepairOutcome:
 
 
 def _children(drafts: list[Draft]) -> dict[str | None, list[Draft]]:
+    """Children of each entry in file order (``None`` holds the roots)."""
     children: dict[str | None, list[Draft]] = {}
     for draft in drafts:
         children.setdefault(draft.parent_id, []).append(draft)
@@ -110,6 +111,7 @@ def _children(drafts: list[Draft]) -> dict[str | None, list[Draft]]:
 
 
 def _end_turn(state: _PathState, edge: Edge) -> None:
+    """The latest assistant turn ends here: remember where, for its still-unanswered calls."""
     for call_id in state.turn:
         if call_id not in state.answered:
             state.turn_end[call_id] = edge
@@ -117,6 +119,7 @@ def _end_turn(state: _PathState, edge: Edge) -> None:
 
 
 def _close(state: _PathState, edge: Edge, findings: _Findings) -> None:
+    """The interaction closes here: every call still unanswered is a finding."""
     for call_id, call in state.calls.items():
         if call_id not in state.answered:
             findings.unanswered.append((call, state.turn_end[call_id], edge))
@@ -141,6 +144,7 @@ class _Walker:
         self.findings = _Findings()
 
     def walk(self) -> _Findings:
+        """Visit every entry once, each with the open interaction of its own path."""
         stack: list[tuple[Draft, Edge, _PathState]] = [
             (root, (None, root.id), _PathState()) for root in reversed(self.children.get(None, []))
         ]
@@ -157,6 +161,7 @@ class _Walker:
         return self.findings
 
     def _visit(self, draft: Draft, edge: Edge, state: _PathState) -> _PathState:
+        """Update the path's interaction for one entry; returns the state its children inherit."""
         role = draft.role
         if role == "user":
             _end_turn(state, edge)
@@ -173,6 +178,7 @@ class _Walker:
         return state
 
     def _declare(self, draft: Draft, state: _PathState) -> None:
+        """Register an assistant turn's calls; a repeated id in one interaction is an error."""
         calls = [b for b in draft.wire["message"]["content"] if b.get("type") == "toolCall"]
         for order, block in enumerate(calls):
             call_id = block["id"]
@@ -186,6 +192,7 @@ class _Walker:
         state.turn = [block["id"] for block in calls]
 
     def _answer(self, draft: Draft, state: _PathState) -> None:
+        """Pair a result with its call, or demote it when the interaction cannot hold it."""
         call_id = draft.wire["message"]["toolCallId"]
         if not state.open or call_id not in state.calls:
             where = "before the first user message" if not state.open else "in its interaction"
@@ -216,6 +223,7 @@ class _IdMaker:
         self.taken = set(taken)
 
     def make(self, base: str) -> str:
+        """``base`` if free, else ``base-2``, ``base-3``, ..."""
         candidate, number = base, 2
         while candidate in self.taken:
             candidate, number = f"{base}-{number}", number + 1
@@ -224,6 +232,7 @@ class _IdMaker:
 
 
 def _synthetic_result(call: _Call, declaring: Draft, new_id: str) -> Draft:
+    """The error result pi itself would send for a call that never returned."""
     message = declaring.wire["message"]
     reason = message.get("stopReason")
     wire = {
@@ -247,6 +256,7 @@ def _synthetic_result(call: _Call, declaring: Draft, new_id: str) -> Draft:
 
 
 def _synthetic_user(before: Draft, new_id: str) -> Draft:
+    """A visible stand-in for the user turn the file never recorded."""
     timestamp = before.wire["message"]["timestamp"]
     message = {"role": "user", "content": [{"type": "text", "text": SYNTHETIC_USER_TEXT}]}
     wire = {
@@ -260,6 +270,7 @@ def _synthetic_user(before: Draft, new_id: str) -> Draft:
 
 
 def _raise_first_missing(findings: _Findings) -> None:
+    """Stop at the earliest unanswered call, naming its line and id."""
     call = min(
         (item[0] for item in findings.unanswered),
         key=lambda c: (c.line if c.line is not None else 0, c.order),
@@ -270,6 +281,7 @@ def _raise_first_missing(findings: _Findings) -> None:
 
 
 def _drop_calls(findings: _Findings, by_id: dict[str, Draft], notes: NoteLog) -> None:
+    """Remove unanswered call blocks; refuse when another branch answers the same call."""
     seen: set[tuple[str, str]] = set()
     for call, _turn, _close_edge in findings.unanswered:
         key = (call.entry_id, call.call_id)
@@ -376,6 +388,7 @@ def _splice(
 def _moved_leaf(
     leaf_id: str, chains: dict[Edge, list[Draft]], by_id: dict[str, Draft], notes: NoteLog
 ) -> str:
+    """The leaf after repair: the end of a chain appended after the old leaf, if any."""
     chain = chains.get((leaf_id, None))
     if not chain:
         return leaf_id
@@ -403,6 +416,7 @@ def _ancestors(draft: Draft, by_id: dict[str, Draft]) -> list[Draft]:
 
 
 def _target_id(compaction: Draft, index_ids: dict[int, str]) -> str | None:
+    """The course id of pi's first kept entry (an index past the end is an error)."""
     ref = compaction.first_kept
     assert ref is not None
     if ref.entry_id is not None:
@@ -417,6 +431,7 @@ def _target_id(compaction: Draft, index_ids: dict[int, str]) -> str | None:
 
 
 def _describe(draft: Draft) -> str:
+    """An entry as a note names it: id, kind and line."""
     kind = f"{draft.role} message" if draft.role else f"{draft.wire['type']} entry"
     return f"{draft.id} ({kind}, line {draft.line})" if draft.line else f"{draft.id} ({kind})"
 

@@ -177,6 +177,7 @@ def _items(lines: list[str]) -> list[str]:
 
 
 def _is_file_tag(section: _Section) -> bool:
+    """Whether a section is one of the file lists pi appends to its summary."""
     return section.heading in ("<read-files>", "<modified-files>")
 
 
@@ -186,6 +187,7 @@ def _file_lines(lines: list[str]) -> list[str]:
 
 
 def _prefixed(route: _Route, items: list[str]) -> list[str]:
+    """Items with their section's label in front, so they stay readable in another field."""
     return [f"{route.prefix}: {item}" for item in items] if route.prefix else items
 
 

@@ -183,6 +183,7 @@ def _header_version(raw: RawFile) -> int:
 
 
 def _line_id(line: int, width: int) -> str:
+    """A stable id from a line number (``L0005``), zero-padded so ids sort like lines."""
     return f"L{line:0{width}d}"
 
 
@@ -265,6 +266,7 @@ def _parse_drafts(
 
 
 def _source(raw: RawFile, version: int) -> PiSource:
+    """What the file held before mapping: version, session id, counts by type and role."""
     records = [r.record for r in raw.records]
     roles = Counter(
         r["message"]["role"]
