@@ -110,9 +110,14 @@ def setup_notebook() -> None:
 # --- one line per entry ------------------------------------------------------
 
 
+CONTENT_WIDTH = 100
+"""Longer content (a rendered summary) is cut with an ellipsis so a table stays readable."""
+
+
 def _one_line(value: str) -> str:
-    """Non-blank lines joined by `` / ``, so a table row stays one row."""
-    return " / ".join(line.strip() for line in value.splitlines() if line.strip())
+    """Non-blank lines joined by `` / ``, so a table row stays one row, cut at ``CONTENT_WIDTH``."""
+    line = " / ".join(part.strip() for part in value.splitlines() if part.strip())
+    return line if len(line) <= CONTENT_WIDTH else line[: CONTENT_WIDTH - 1] + "…"
 
 
 def _call_text(name: str, arguments: Any) -> str:
@@ -595,8 +600,12 @@ def ledger_agreement_frame(
     reserved_output: Number = 0,
     safety_margin: Number = 0,
     estimate_tokens: Estimator,
+    ledger_function: Callable[..., Sequence[LedgerRow]] = budget_ledger,
 ) -> pd.DataFrame:
-    """For each ``max_tokens``: the entries the ledger marks kept vs. ``build_context``'s."""
+    """For each ``max_tokens``: the entries the ledger marks kept vs. ``build_context``'s.
+
+    ``ledger_function`` lets a student put their own ledger next to the reference.
+    """
     rows = []
     for max_tokens in max_tokens_values:
         options = {
@@ -605,7 +614,7 @@ def ledger_agreement_frame(
             "safety_margin": safety_margin,
             "estimate_tokens": estimate_tokens,
         }
-        ledger = budget_ledger(path, **options)
+        ledger = ledger_function(path, **options)
         result = build_context(path, **options)
         from_ledger = [i for row in ledger if row.status != "trimmed" for i in row.entry_ids]
         rows.append(
@@ -705,7 +714,7 @@ LAB_MAP: tuple[LabMapRow, ...] = (
         "transfer",
         "可选迁移练习",
         "notebooks/06-transfer-budget-ledger.ipynb",
-        NO_VALUE,
+        "tests/test_ledger.py",
         "ledger.py",
     ),
 )

@@ -1,0 +1,214 @@
+"""Build the workbook's notebooks from their Python sources, execute them, store them with outputs.
+
+Run from the repository root::
+
+    .venv/bin/python notebooks/build.py            # every notebook
+    .venv/bin/python notebooks/build.py 03 05      # only those whose name starts with 03 or 05
+
+The cells of each notebook live in ``notebooks/notebook_sources/`` as plain strings.
+For each notebook this script formats the code cells with ruff (CI runs
+``ruff format --check``), executes every cell top to bottom in a fresh kernel
+whose working folder is ``notebooks/``, normalises what is not part of the
+lesson (metadata, cell ids, widget models), refuses outputs that could not be
+compared on another machine, and writes the ``.ipynb``. The stored outputs are
+what ``pytest --nbval`` compares a new run against, so they must be identical
+on every run.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+from nbformat import NotebookNode
+from notebook_sources import NOTEBOOKS
+from notebook_sources.cells import Cell
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+
+KERNELSPEC = {"display_name": "Python 3", "language": "python", "name": "python3"}
+LANGUAGE_INFO = {
+    "codemirror_mode": {"name": "ipython", "version": 3},
+    "file_extension": ".py",
+    "mimetype": "text/x-python",
+    "name": "python",
+    "nbconvert_exporter": "python",
+    "pygments_lexer": "ipython3",
+}
+"""``language_info`` without the Python version, so a rebuild on another patch release is no diff."""
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+"""A live widget's output: a random model id that means nothing once the kernel is gone."""
+
+FORBIDDEN_IN_OUTPUTS: dict[str, re.Pattern[str]] = {
+    "object address": re.compile(r"\bat 0x[0-9a-fA-F]+|0x7f[0-9a-fA-F]{6,}"),
+    "random Styler id": re.compile(r"#T_[0-9a-f]{5}_"),
+    "absolute path of this clone": re.compile(re.escape(str(ROOT))),
+    "home folder": re.compile(re.escape(str(Path.home()))),
+    "warning": re.compile(r"\w*Warning:"),
+}
+
+
+def new_notebook(cells: list[Cell]) -> NotebookNode:
+    """A fresh notebook with fixed cell ids (nbformat would pick random ones)."""
+    notebook = nbformat.v4.new_notebook()
+    for number, cell in enumerate(cells):
+        make = (
+            nbformat.v4.new_markdown_cell if cell.kind == "markdown" else nbformat.v4.new_code_cell
+        )
+        node = make(cell.source)
+        node.id = f"cell-{number:02d}"
+        notebook.cells.append(node)
+    notebook.metadata = {"kernelspec": dict(KERNELSPEC), "language_info": dict(LANGUAGE_INFO)}
+    return notebook
+
+
+def ruff_formatted(notebook: NotebookNode, name: str) -> NotebookNode:
+    """Format the code cells exactly as ``ruff format`` would format the stored notebook."""
+    completed = subprocess.run(
+        [sys.executable, "-m", "ruff", "format", "--stdin-filename", f"notebooks/{name}", "-"],
+        input=nbformat.writes(notebook),
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    formatted = json.loads(completed.stdout)
+    for cell, source in zip(notebook.cells, formatted["cells"], strict=True):
+        text = source["source"]
+        cell.source = "".join(text) if isinstance(text, list) else text
+    return notebook
+
+
+def execute(notebook: NotebookNode) -> NotebookNode:
+    """Run every cell in order in a fresh kernel started in ``notebooks/``; stop at any error."""
+    client = NotebookClient(
+        notebook,
+        kernel_name=KERNELSPEC["name"],
+        timeout=300,
+        allow_errors=False,
+        record_timing=False,
+        store_widget_state=False,
+        resources={"metadata": {"path": str(HERE)}},
+    )
+    client.execute()
+    return notebook
+
+
+def _output_text(output: NotebookNode) -> str:
+    if output.output_type == "stream":
+        return output.text
+    return "\n".join(
+        value if isinstance(value, str) else json.dumps(value)
+        for mime, value in output.get("data", {}).items()
+        if not mime.startswith("image/")
+    )
+
+
+def _output_problems(cell: NotebookNode) -> list[str]:
+    problems = []
+    for output in cell.get("outputs", []):
+        if output.output_type == "error":
+            problems.append(f"{cell.id}: error output {output.ename}: {output.evalue}")
+        if output.output_type == "stream" and output.name == "stderr":
+            problems.append(f"{cell.id}: writes to stderr: {output.text[:200]!r}")
+        if WIDGET_VIEW in output.get("data", {}):
+            problems.append(f"{cell.id}: stores a widget view (a random model id)")
+        text = _output_text(output)
+        for problem, pattern in FORBIDDEN_IN_OUTPUTS.items():
+            if pattern.search(text):
+                problems.append(f"{cell.id}: output contains a {problem}: {text[:200]!r}")
+    return problems
+
+
+def hygiene_problems(notebook: NotebookNode) -> list[str]:
+    """Everything that would make a stored notebook differ between machines or runs.
+
+    Fixed metadata, fixed cell ids, no cell metadata, every code cell executed
+    in order (counts 1, 2, 3, ...), no errors, stderr, warnings, addresses,
+    random ids, widget views or machine paths in any output.
+    """
+    problems = []
+    expected_metadata = {"kernelspec": KERNELSPEC, "language_info": LANGUAGE_INFO}
+    if notebook.metadata != expected_metadata:
+        problems.append(f"notebook metadata is {dict(notebook.metadata)}")
+    count = 0
+    for number, cell in enumerate(notebook.cells):
+        if cell.id != f"cell-{number:02d}":
+            problems.append(f"cell {number} has id {cell.id!r}")
+        if cell.metadata:
+            problems.append(f"{cell.id}: cell metadata {dict(cell.metadata)}")
+        if cell.cell_type != "code":
+            continue
+        count += 1
+        counts = [cell.execution_count] + [
+            output.execution_count
+            for output in cell.outputs
+            if output.output_type == "execute_result"
+        ]
+        if any(value != count for value in counts):
+            problems.append(f"{cell.id}: execution counts {counts}, expected {count}")
+        problems += _output_problems(cell)
+    return problems
+
+
+def normalise(notebook: NotebookNode) -> NotebookNode:
+    """Keep only what the lesson needs: fixed metadata, sequential counts, no widget models."""
+    notebook.metadata = {"kernelspec": dict(KERNELSPEC), "language_info": dict(LANGUAGE_INFO)}
+    count = 0
+    for cell in notebook.cells:
+        cell.metadata = {}
+        if cell.cell_type != "code":
+            continue
+        count += 1
+        cell.execution_count = count
+        for output in cell.outputs:
+            if output.output_type == "execute_result":
+                output.execution_count = count
+            if "data" in output:
+                output.data.pop(WIDGET_VIEW, None)
+    return notebook
+
+
+def build(name: str, cells: list[Cell]) -> float:
+    """Build one notebook and return how long its execution took, in seconds."""
+    notebook = ruff_formatted(new_notebook(cells), name)
+    started = time.perf_counter()
+    execute(notebook)
+    seconds = time.perf_counter() - started
+    normalise(notebook)
+    problems = hygiene_problems(notebook)
+    if problems:
+        raise RuntimeError(f"{name}: " + "; ".join(problems))
+    nbformat.validate(notebook)
+    nbformat.write(notebook, HERE / name)
+    return seconds
+
+
+def main(prefixes: list[str]) -> int:
+    selected = {
+        name: cells
+        for name, cells in NOTEBOOKS.items()
+        if not prefixes or any(name.startswith(prefix) for prefix in prefixes)
+    }
+    if not selected:
+        print(f"no notebook starts with {' or '.join(prefixes)}", file=sys.stderr)
+        return 2
+    total = 0.0
+    for name, cells in selected.items():
+        seconds = build(name, cells)
+        total += seconds
+        print(f"{name}: executed in {seconds:.1f} s")
+    print(f"{len(selected)} notebook(s) executed in {total:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

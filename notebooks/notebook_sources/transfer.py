@@ -1,0 +1,186 @@
+"""06 — the chapter's optional transfer exercise: a per-group budget ledger."""
+
+from __future__ import annotations
+
+from .cells import PRACTICE_HINT, Cell, code, fixture_cells, md
+
+CELLS: list[Cell] = [
+    md(
+        """
+        # Transfer exercise — a per-group budget ledger
+
+        **Chapter section:** 「可选迁移练习」 (optional in the chapter; this workbook
+        asks for it, but it is not a numbered lab and has no lab checks)
+
+        **Goal.** `build_context` answers "what goes into this call?". A ledger
+        answers "what happened to each group, and why?": for the same path and
+        options it reports every group's entry ids, its token cost and a status,
+
+        * `kept`: the group is in the context;
+        * `trimmed`: the group did not fit and was left out;
+        * `overflow`: the newest group was kept whole although it alone does not fit
+          (the projection's reason is then `single_group_overflow`).
+
+        The ledger must never re-decide the selection rules. `budget_ledger` reads
+        the same plan `build_context` follows, so the two cannot disagree; the last
+        step checks that they do not.
+
+        **Builds on.** Labs 11.2, 11.3 and 11.5.
+        """
+    ),
+    code(
+        """
+        from pathlib import Path
+
+        from IPython.display import display
+
+        from course_lib import (
+            budget_ledger,
+            build_context,
+            chapter_fixture,
+            chapter_fixture_after_compaction,
+            fixture_estimator,
+        )
+        from course_lib.frames import (
+            ledger_agreement_frame,
+            ledger_frame,
+            path_arrow,
+            setup_notebook,
+            styled_fixture_frame,
+        )
+        from course_lib.practice import load_practice_package
+
+        setup_notebook()
+        """
+    ),
+    *fixture_cells(),
+    md(
+        """
+        ## The fixture with the chapter's budget
+
+        One row per group, oldest first. Group 1 is trimmed, groups 2 and 3 are kept,
+        exactly the 31 / 4 / 2 result of Lab 11.3:
+        """
+    ),
+    code(
+        """
+        budget = {"max_tokens": 31, "reserved_output": 4, "safety_margin": 2}
+        ledger_frame(budget_ledger(path, **budget, estimate_tokens=estimate))
+        """
+    ),
+    md("The ledger's kept entries are exactly `build_context`'s `kept_entry_ids`:"),
+    code(
+        """
+        rows = budget_ledger(path, **budget, estimate_tokens=estimate)
+        from_ledger = [entry_id for row in rows if row.status != "trimmed" for entry_id in row.entry_ids]
+        result = build_context(path, **budget, estimate_tokens=estimate)
+        print("ledger:       ", from_ledger)
+        print("build_context:", result.kept_entry_ids)
+        print("agree:", from_ledger == result.kept_entry_ids)
+        """
+    ),
+    md(
+        """
+        ## The newest tool group overflowing
+
+        With `max_tokens = 19` the allowance is 10 and the tool group alone costs 15:
+        it is kept whole and marked `overflow`; the two older groups are trimmed.
+        """
+    ),
+    code(
+        """
+        ledger_frame(
+            budget_ledger(
+                path, max_tokens=19, reserved_output=4, safety_margin=2, estimate_tokens=estimate
+            )
+        )
+        """
+    ),
+    md(
+        """
+        ## A single group with no tools
+
+        The path `sys → u1 → a1`: one group of two plain messages (7 tokens). It is
+        `kept` when it fits and `overflow` when it does not; it is never `trimmed`,
+        because the newest group is always returned.
+        """
+    ),
+    code(
+        """
+        single = chapter_fixture()[:3]
+        print(path_arrow(single))
+        ledger_agreement_frame(
+            single, [31, 13, 8], reserved_output=4, safety_margin=2, estimate_tokens=estimate
+        )
+        """
+    ),
+    md(
+        """
+        ## After a compaction
+
+        After `compact-1` (first kept `u2`), the ledger covers only the groups
+        `build_context` considers: from `u2` on, with `u4, a4` as the newest group.
+        The summary's 5 tokens are paid from the allowance but are not a row, so 17
+        tokens are left for these groups and only `u4, a4` fits:
+        """
+    ),
+    code(
+        """
+        continued = chapter_fixture_after_compaction()
+        print(path_arrow(continued))
+        ledger_frame(budget_ledger(continued, **budget, estimate_tokens=estimate))
+        """
+    ),
+    md(
+        """
+        ## Your turn
+
+        Implement `budget_ledger` in `practice/ch11/ledger.py` (create the package
+        with `course-lab practice 11` if you have not yet). Do not copy the
+        selection rules into it: read the plan that `build_context` follows. The
+        next cell puts your ledger beside the reference `build_context` on a sweep of
+        windows from 0 to 60 tokens, when your practice package exists; its output
+        depends on your code, so it is not compared. The last cell shows the same
+        sweep for the reference ledger and is compared on every run. The reference
+        ledger's own tests are in `tests/test_ledger.py`.
+        """
+    ),
+    code(
+        f"""
+        # NBVAL_IGNORE_OUTPUT
+        practice = Path("..") / "practice" / "ch11"
+        if practice.is_dir():
+            mine = load_practice_package(practice)
+            yours = ledger_agreement_frame(
+                continued,
+                range(0, 61, 5),
+                reserved_output=4,
+                safety_margin=2,
+                estimate_tokens=estimate,
+                ledger_function=mine.budget_ledger,
+            )
+            print("your ledger agrees everywhere:", bool(yours["agree"].all()))
+            display(yours)
+        else:
+            print("{PRACTICE_HINT}")
+        """
+    ),
+    md(
+        """
+        ## The reference ledger agrees with `build_context`
+
+        For every window from 0 to 60 tokens, on the path after the compaction: the
+        statuses of the groups (oldest first), the entries the ledger marks as sent,
+        `build_context`'s reason, and whether the two agree.
+        """
+    ),
+    code(
+        """
+        agreement = ledger_agreement_frame(
+            continued, range(0, 61, 5), reserved_output=4, safety_margin=2, estimate_tokens=estimate
+        )
+        print("all agree:", bool(agreement["agree"].all()))
+        agreement
+        """
+    ),
+]

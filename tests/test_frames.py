@@ -1,0 +1,329 @@
+"""The notebook tables (``course_lib.frames``) show the chapter's numbers, computed, not typed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from course_lib import (
+    CompactionError,
+    CourseError,
+    InteractionError,
+    SessionEntryError,
+    budget_ledger,
+    build_context,
+    chapter_fixture,
+    chapter_fixture_after_compaction,
+    fixture_estimator,
+    fixture_summary,
+    parse_session_entry,
+    system_replay_fixture,
+)
+from course_lib.checks import LAB_CHECK_COUNTS, CheckOutcome, LabReport
+from course_lib.frames import (
+    LAB_MAP,
+    checks_frame,
+    compaction_steps,
+    cut_points_frame,
+    deduction_frame,
+    entry_fields_frame,
+    errors_frame,
+    expected_failure,
+    first_kept_frame,
+    fixture_frame,
+    group_budget_frame,
+    groups_frame,
+    lab_map_frame,
+    ledger_agreement_frame,
+    ledger_frame,
+    messages_frame,
+    path_arrow,
+    projection_frame,
+    styled_fixture_frame,
+    summary_lines_frame,
+    system_frame,
+    untrimmed_message_tokens,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+BUDGET = {"max_tokens": 31, "reserved_output": 4, "safety_margin": 2}
+
+
+def records(frame: pd.DataFrame) -> list[tuple]:
+    """Rows as plain tuples, so comparisons read like the chapter's tables."""
+    return [tuple(row) for row in frame.itertuples(index=False)]
+
+
+def chapter_result(path: list | None = None):
+    return build_context(
+        path if path is not None else chapter_fixture(),
+        **BUDGET,
+        estimate_tokens=fixture_estimator(),
+    )
+
+
+def test_fixture_frame_lists_the_ten_entries_with_tokens_and_groups() -> None:
+    frame = fixture_frame(chapter_fixture(), fixture_estimator())
+
+    assert list(frame.columns) == ["entry id", "parent", "role", "content", "tokens", "group"]
+    assert list(frame["entry id"]) == [
+        "sys", "u1", "a1", "u2", "a2", "u3", "calls", "r-test", "r-read", "a3",
+    ]  # fmt: skip
+    assert list(frame["tokens"]) == [3, 3, 4, 3, 4, 3, 3, 3, 3, 3]
+    assert list(frame["group"]) == ["system"] + ["group 1"] * 2 + ["group 2"] * 2 + ["group 3"] * 5
+    assert frame["parent"].iloc[0] == "(root)" and frame["parent"].iloc[1] == "sys"
+    by_id = frame.set_index("entry id")["content"]
+    assert by_id["calls"] == (
+        'read-1: read(path="context.ts"); test-1: test(command="npm test -- context")'
+    )
+    assert by_id["r-test"] == "result for test-1: 14 tests passed"
+
+
+def test_fixture_frame_after_compaction_prices_the_summary_and_marks_the_entry() -> None:
+    frame = fixture_frame(chapter_fixture_after_compaction(), fixture_estimator())
+    row = frame.set_index("entry id").loc["compact-1"]
+
+    assert (row["role"], row["tokens"], row["group"]) == ("compaction", 5, "compaction")
+    assert "first kept u2" in row["content"]
+    assert list(frame["group"])[-2:] == ["group 4", "group 4"]
+
+
+def test_fixture_frame_without_groups_shows_a_path_that_cannot_be_grouped() -> None:
+    last_three = chapter_fixture()[-3:]
+    with pytest.raises(InteractionError, match="r-test"):
+        fixture_frame(last_three)
+    frame = fixture_frame(last_three, groups=False)
+    assert list(frame.columns) == ["entry id", "parent", "role", "content"]
+    assert list(frame["role"]) == ["toolResult", "toolResult", "assistant"]
+
+
+def test_styled_fixture_frame_has_a_fixed_uuid_and_one_colour_per_group() -> None:
+    html = styled_fixture_frame(chapter_fixture(), fixture_estimator()).to_html()
+    again = styled_fixture_frame(chapter_fixture(), fixture_estimator()).to_html()
+
+    assert html == again  # no random ids
+    assert 'id="T_fixture"' in html
+    assert styled_fixture_frame(chapter_fixture(), uuid="other").to_html().count("T_other") > 0
+    for colour in ["#e5e7eb", "#dbeafe", "#dcfce7", "#fef3c7"]:  # system, groups 1-3
+        assert f"background-color: {colour}" in html
+
+
+def test_deduction_frame_is_the_chapters_31_28_24_22_table() -> None:
+    frame = deduction_frame(chapter_result())
+    assert records(frame) == [
+        ("max_tokens", 31, 31),
+        ("replayed system message", 3, 28),
+        ("reserved_output", 4, 24),
+        ("safety_margin", 2, 22),
+    ]
+
+
+def test_deduction_frame_after_compaction_pays_the_summary_from_the_allowance() -> None:
+    estimate = fixture_estimator()
+    result = chapter_result(chapter_fixture_after_compaction())
+    frame = deduction_frame(result, estimate)
+    assert records(frame)[-1] == ("compaction summary", 5, 17)
+    assert len(deduction_frame(result)) == 4  # no estimator: no summary row
+
+
+def test_deduction_frame_never_goes_below_zero() -> None:
+    result = build_context(
+        chapter_fixture(),
+        max_tokens=5,
+        reserved_output=4,
+        safety_margin=2,
+        estimate_tokens=fixture_estimator(),
+    )
+    assert list(deduction_frame(result)["message allowance left"]) == [5, 2, 0, 0]
+
+
+def test_group_budget_frame_walks_groups_newest_first_with_the_ledgers_status() -> None:
+    frame = group_budget_frame(chapter_fixture(), **BUDGET, estimate_tokens=fixture_estimator())
+    assert records(frame) == [
+        (3, "u3, calls, r-test, r-read, a3", 15, 15, "kept"),
+        (2, "u2, a2", 7, 22, "kept"),
+        (1, "u1, a1", 7, 29, "trimmed"),
+    ]
+    overflow = group_budget_frame(
+        chapter_fixture(),
+        max_tokens=19,
+        reserved_output=4,
+        safety_margin=2,
+        estimate_tokens=fixture_estimator(),
+    )
+    assert list(overflow["status"]) == ["overflow", "trimmed", "trimmed"]
+
+
+def test_messages_frame_names_each_message_source() -> None:
+    frame = messages_frame(chapter_result(), fixture_estimator())
+    assert list(frame["entry id"]) == ["—", "u2", "a2", "u3", "calls", "r-test", "r-read", "a3"]
+    assert frame["source"].iloc[0] == "replayed system message"
+    assert set(frame["source"].iloc[1:]) == {"kept entry"}
+    assert frame["tokens"].sum() == 3 + 22
+
+    restored = messages_frame(chapter_result(chapter_fixture_after_compaction()))
+    assert list(restored["source"][:2]) == ["replayed system message", "compaction summary"]
+    assert list(restored["entry id"]) == ["—", "—", "u4", "a4"]
+    assert "tokens" not in restored.columns
+
+
+def test_projection_frame_lists_the_seven_token_fields() -> None:
+    frame = projection_frame(chapter_result().tokens)
+    assert records(frame) == [
+        ("max_tokens", "maxTokens", 31),
+        ("system", "system", 3),
+        ("messages", "messages", 22),
+        ("reserved_output", "reservedOutput", 4),
+        ("safety_margin", "safetyMargin", 2),
+        ("available_for_messages", "availableForMessages", 22),
+        ("total", "total", 31),
+    ]
+
+
+def test_groups_and_cut_points_show_where_a_budget_may_cut() -> None:
+    from course_lib import group_interactions
+
+    groups = groups_frame(group_interactions(chapter_fixture()), fixture_estimator())
+    assert list(groups["tokens"]) == [7, 7, 15]
+    assert groups["tool calls declared"].iloc[2] == "read-1, test-1"
+    assert groups["results, in path order"].iloc[2] == "test-1, read-1"
+
+    cuts = cut_points_frame(chapter_fixture())
+    allowed = list(cuts.loc[cuts["allowed"], "cut"])
+    assert allowed == ["a1 | u2", "a2 | u3"]
+    assert len(cuts) == 8  # nine grouped messages, eight gaps
+
+
+def test_entry_fields_frame_flattens_the_wire_form() -> None:
+    entry = chapter_fixture_after_compaction()[10]
+    fields = dict(records(entry_fields_frame(entry)))
+    assert fields["parentId"] == "a3" and fields["firstKeptEntryId"] == "u2"
+    assert fields["summary.changedFiles"] == "[]"
+    assert fields["tokensBefore"] == "29"
+
+
+def test_first_kept_frame_accepts_only_group_starts() -> None:
+    frame = first_kept_frame(
+        chapter_fixture(),
+        id="compact-1",
+        timestamp=100,
+        summary=fixture_summary(),
+        tokens_before=29,
+    )
+    accepted = list(frame.loc[frame["accepted"], "first kept"])
+    assert accepted == ["u1", "u2", "u3"]
+    refused = frame.set_index("first kept").loc["calls", "result"]
+    assert "'calls' is not the first message of a complete interaction" in refused
+
+
+def test_summary_lines_frame_aligns_english_and_chinese_labels() -> None:
+    frame = summary_lines_frame(fixture_summary())
+    assert frame["English"].iloc[0] == "[Session compaction summary]"
+    assert frame["中文"].iloc[0] == "【会话压缩摘要】"
+    assert (frame["English"] == "- (none)").sum() == (frame["中文"] == "- （无）").sum() == 3
+
+
+def test_system_frame_shows_the_replayed_head_across_the_boundary() -> None:
+    result = build_context(
+        system_replay_fixture(), max_tokens=1000, estimate_tokens=fixture_estimator()
+    )
+    fields = dict(records(system_frame(result.messages[0])))
+    assert fields["content"] == '"BASE\\n\\nPrefer small diffs."'
+    assert fields["sections"] == '{"rules": "RULE v2"}'
+    assert fields["prompt text"] == '"BASE\\n\\nPrefer small diffs.\\n\\nRULE v2"'
+
+
+def test_ledger_frames_agree_with_build_context() -> None:
+    rows = budget_ledger(chapter_fixture(), **BUDGET, estimate_tokens=fixture_estimator())
+    assert records(ledger_frame(rows)) == [
+        (1, "u1, a1", 7, "trimmed"),
+        (2, "u2, a2", 7, "kept"),
+        (3, "u3, calls, r-test, r-read, a3", 15, "kept"),
+    ]
+    agreement = ledger_agreement_frame(
+        chapter_fixture_after_compaction(),
+        range(0, 50, 3),
+        reserved_output=4,
+        safety_margin=2,
+        estimate_tokens=fixture_estimator(),
+    )
+    assert agreement["agree"].all()
+    assert set(agreement["build_context reason"]) == {
+        "single_group_overflow",
+        "trimmed",
+        "within_budget",
+    }
+
+
+def test_compaction_steps_are_made_by_the_labs_functions() -> None:
+    steps = compaction_steps(fixture_estimator())
+    assert [step.label for step in steps] == ["no compaction", "compact-1", "u4, a4", "compact-2"]
+    assert steps[2].path == chapter_fixture_after_compaction()
+    compact_2 = steps[3].path[-1]
+    assert (compact_2.parent_id, compact_2.first_kept_entry_id) == ("a4", "u3")
+    assert (
+        compact_2.tokens_before
+        == 34
+        == untrimmed_message_tokens(steps[2].path, fixture_estimator())
+    )
+    assert path_arrow(steps[1].path).endswith("r-read → a3 → compact-1")
+
+
+def test_expected_failure_shows_only_course_errors() -> None:
+    wire = chapter_fixture_after_compaction()[10].to_wire()
+    wire["summary"]["files"] = wire["summary"].pop("changedFiles")
+    frame = expected_failure(lambda: parse_session_entry(wire))
+    assert records(frame) == [
+        (
+            "SessionEntryError",
+            "session entry compact-1: summary.changedFiles: missing field; "
+            "summary.files: unknown field",
+        )
+    ]
+    with pytest.raises(AssertionError, match="expected a CourseError"):
+        expected_failure(lambda: 42)
+    with pytest.raises(ZeroDivisionError):
+        expected_failure(lambda: 1 / 0)  # a real bug is never shown as an expected failure
+
+    def refuse() -> None:
+        raise CompactionError("compaction compact-9: empty active path")
+
+    def base() -> None:
+        raise CourseError("x")
+
+    table = errors_frame({"empty": refuse, "base": base})
+    assert records(table) == [
+        ("empty", "CompactionError", "compaction compact-9: empty active path"),
+        ("base", "CourseError", "x"),
+    ]
+    assert issubclass(SessionEntryError, CourseError)
+
+
+def test_checks_frame_lists_each_check() -> None:
+    report = LabReport(
+        lab="11.4",
+        outcomes=[
+            CheckOutcome(lab="11.4", name="test_a", outcome="passed"),
+            CheckOutcome(lab="11.4", name="test_b", outcome="failed", detail="AssertionError"),
+        ],
+    )
+    assert records(checks_frame(report)) == [
+        ("test_a", "passed", ""),
+        ("test_b", "failed", "AssertionError"),
+    ]
+    assert report.summary_line() == "Lab 11.4: 1/2 passed"
+
+
+def test_lab_map_names_files_that_exist() -> None:
+    frame = lab_map_frame()
+    assert list(frame["lab"]) == ["11.1", "11.2", "11.3", "11.4", "11.5", "transfer"]
+    assert list(frame["number of checks"].iloc[:5]) == list(LAB_CHECK_COUNTS.values())
+    assert pd.isna(frame["number of checks"].iloc[5])
+    for row in LAB_MAP:
+        assert (ROOT / row.notebook).is_file(), row.notebook
+        if row.checks != "—":
+            assert (ROOT / row.checks).is_file(), row.checks
+        for module in row.modules.split(", "):
+            assert (ROOT / "course_lib" / module).is_file(), module
