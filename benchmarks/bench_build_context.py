@@ -13,12 +13,14 @@ Every figure is a ratio of two measurements taken in this one run:
   relative to the file's size in bytes.
 
 Times are the best of a few repeats (the least disturbed run), each repeat
-averaging enough calls to last a few milliseconds.
+averaging enough calls to last a few milliseconds; the two sides of a ratio
+are timed alternately so that both see the same machine.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import time
 import tracemalloc
@@ -45,21 +47,39 @@ class Figure:
     basis: str
 
 
-def seconds_per_call(work: Callable[[], Any], repeats: int) -> float:
-    """Best-of-``repeats`` mean time of one call; each repeat runs long enough to time."""
-    calls = 1
+def _calls_per_repeat(work: Callable[[], Any]) -> int:
+    """Warm ``work`` up once and size a repeat so it lasts at least a few milliseconds."""
     start = time.perf_counter()
     work()
-    first = time.perf_counter() - start
-    if first < MIN_REPEAT_SECONDS:
-        calls = max(1, int(MIN_REPEAT_SECONDS / max(first, 1e-7)))
-    best = first
-    for _ in range(repeats):
-        start = time.perf_counter()
-        for _ in range(calls):
-            work()
-        best = min(best, (time.perf_counter() - start) / calls)
-    return best
+    return max(1, int(MIN_REPEAT_SECONDS / max(time.perf_counter() - start, 1e-7)))
+
+
+def paired_seconds(
+    first: Callable[[], Any], second: Callable[[], Any], repeats: int
+) -> tuple[float, float]:
+    """Best-of-``repeats`` seconds per call of two pieces of work, timed alternately.
+
+    Why alternate: on a shared machine the speed drifts; timing A and B in
+    turn exposes both to the same drift, so their ratio stays meaningful. The
+    garbage collector is paused while timing (as ``timeit`` does).
+    """
+    works = (first, second)
+    calls = [_calls_per_repeat(work) for work in works]
+    best = [float("inf"), float("inf")]
+    collecting = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(max(1, repeats)):
+            for index, work in enumerate(works):
+                start = time.perf_counter()
+                for _ in range(calls[index]):
+                    work()
+                best[index] = min(best[index], (time.perf_counter() - start) / calls[index])
+    finally:
+        if collecting:
+            gc.enable()
+    return best[0], best[1]
 
 
 def peak_bytes(work: Callable[[], Any]) -> int:
@@ -78,7 +98,7 @@ def _ms(seconds: float) -> str:
     return f"{seconds * 1000:,.2f} ms"
 
 
-def measure(repeats: int = 5, sample: Path = SAMPLE) -> list[Figure]:
+def measure(repeats: int = 7, sample: Path = SAMPLE) -> list[Figure]:
     """Take every measurement in one run and return the figures."""
     chars = chars_estimator()
     fixture = chapter_fixture()
@@ -89,12 +109,12 @@ def measure(repeats: int = 5, sample: Path = SAMPLE) -> list[Figure]:
             path, max_tokens=PI_WINDOW, reserved_output=PI_RESERVED, estimate_tokens=estimate
         )
 
-    fixture_s = seconds_per_call(lambda: build(fixture), repeats)
-    real_s = seconds_per_call(lambda: build(real), repeats)
-    ledger_s = seconds_per_call(
+    fixture_s, real_s = paired_seconds(lambda: build(fixture), lambda: build(real), repeats)
+    ledger_s, build_s = paired_seconds(
         lambda: budget_ledger(
             real, max_tokens=PI_WINDOW, reserved_output=PI_RESERVED, estimate_tokens=chars
         ),
+        lambda: build(real),
         repeats,
     )
     figures = [
@@ -105,16 +125,19 @@ def measure(repeats: int = 5, sample: Path = SAMPLE) -> list[Figure]:
         ),
         Figure(
             "budget_ledger / build_context (real)",
-            ledger_s / real_s,
-            f"{_ms(ledger_s)} vs {_ms(real_s)}",
+            ledger_s / build_s,
+            f"{_ms(ledger_s)} vs {_ms(build_s)}",
         ),
     ]
-    figures.extend(_bpe_figure(real, real_s, build, repeats))
+    figures.extend(_bpe_figure(real, build, repeats))
 
     data = sample.read_bytes()
     lines = data.decode("utf-8").splitlines()
-    json_s = seconds_per_call(lambda: [json.loads(line) for line in lines if line], repeats)
-    import_s = seconds_per_call(lambda: import_pi_session(sample), repeats)
+    json_s, import_s = paired_seconds(
+        lambda: [json.loads(line) for line in lines if line],
+        lambda: import_pi_session(sample),
+        repeats,
+    )
     figures.append(
         Figure(
             "import_pi_session / json.loads of each line",
@@ -141,15 +164,13 @@ def measure(repeats: int = 5, sample: Path = SAMPLE) -> list[Figure]:
     return figures
 
 
-def _bpe_figure(
-    real: list[Any], chars_s: float, build: Callable[..., Any], repeats: int
-) -> list[Figure]:
+def _bpe_figure(real: list[Any], build: Callable[..., Any], repeats: int) -> list[Figure]:
     """BPE pricing against chars pricing, when the tokenizer is installed."""
     try:
         bpe = bpe_estimator()
     except EstimatorError as error:
         return [Figure("bpe / chars estimator in build_context", float("nan"), str(error))]
-    bpe_s = seconds_per_call(lambda: build(real, bpe), repeats)
+    bpe_s, chars_s = paired_seconds(lambda: build(real, bpe), lambda: build(real), repeats)
     return [
         Figure(
             "bpe / chars estimator in build_context",
@@ -170,7 +191,7 @@ def render(figures: Sequence[Figure]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Measure and print the table."""
     parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_build_context")
-    parser.add_argument("--repeats", type=int, default=5, help="best of N repeats (default 5)")
+    parser.add_argument("--repeats", type=int, default=7, help="best of N repeats (default 7)")
     args = parser.parse_args(argv)
     print(f"build_context on a real pi session vs the chapter fixture ({SAMPLE.name})")
     print(render(measure(repeats=args.repeats)))

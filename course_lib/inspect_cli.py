@@ -24,7 +24,7 @@ from typing import Any, TextIO, TypeVar
 
 from .budget import BuildContextResult, TokenProjection, build_context
 from .entries import CompactionEntry, MessageEntry, SessionEntry
-from .errors import CourseError
+from .errors import CourseError, InteractionError
 from .estimators import bpe_estimator, chars_estimator
 from .fixture import fixture_estimator
 from .importers.pi import ImportNote, import_pi_text, is_pi_session_header
@@ -199,8 +199,15 @@ def inspect_entries(
         "safety_margin": safety_margin,
         "estimate_tokens": estimate,
     }
-    result = build_context(path, **options)
-    ledger = budget_ledger(path, **options)
+    try:
+        result = build_context(path, **options)
+        ledger = budget_ledger(path, **options)
+    except InteractionError as error:
+        raise InspectError(
+            f"{file}: the path to {leaf} does not split into whole interactions ({error}); "
+            "a leaf in the middle of a tool round trip leaves its calls unanswered, so choose "
+            "a user message or the last entry before one"
+        ) from None
     kept_tokens = sum(row.tokens for row in ledger if row.status != "trimmed")
     summary_tokens = result.tokens.messages - kept_tokens
     compactions = [entry.id for entry in path if isinstance(entry, CompactionEntry)]

@@ -207,6 +207,9 @@ def test_inspect_reports_an_unterminated_tail(course_lab: Runner, tmp_path: Path
         ('{"type":"session","id":"s","timestamp":"2025-01-01T00:00:00Z"}\n{oops\n', [], r"line 2: not valid JSON"),
         ('{"type":"session","id":"s","timestamp":"2025-01-01T00:00:00Z"}\n', ["--leaf", "nope"], r"no entry with id 'nope'"),
         ('{"id":"x"}\n', [], r"line 1: session entry x: type: missing field"),
+        (SAMPLE.read_text(encoding="utf-8"), ["--leaf", "L0500"],
+         r"the path to L0500 does not split into whole interactions \(missing result for call "
+         r"'toolu_01VSAJq4pvW5Vww3FL6gU8ir'.*choose a user message"),
     ],
 )  # fmt: skip
 def test_inspect_errors_are_one_line(
