@@ -646,6 +646,14 @@ def test_an_unterminated_last_line_is_left_out_with_a_note() -> None:
         (pi_text(header(), v1(assistant(stop="weird"))), r"^line 2: assistant stopReason 'weird'"),
         (pi_text(header(), v1(result(" "))), r"^line 2: message.toolCallId must be a non-blank"),
         (
+            pi_text(header(), v1(assistant({"type": "toolCall", "id": "c", "name": "ls"}))),
+            r"^line 2: message.content.0.arguments is missing",
+        ),
+        (
+            pi_text(header(), v1({**assistant(), "usage": {"output": 1}})),
+            r"^line 2: message.usage.input is missing",
+        ),
+        (
             pi_text(header(), {"type": "model_change", "timestamp": "yesterday"}),
             r"^line 2: timestamp 'yesterday' is not an ISO date",
         ),

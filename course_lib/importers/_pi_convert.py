@@ -243,7 +243,7 @@ class Converter:
             "type": "toolCall",
             "id": self._string(block, "id", where, line),
             "name": self._string(block, "name", where, line),
-            "arguments": block.get("arguments", {}),
+            "arguments": self._arguments(block, where, line),
         }
         raw = block.get("partialJson")
         if isinstance(raw, str):
@@ -258,6 +258,12 @@ class Converter:
         used = ("type", "id", "name", "arguments", "partialJson")
         self._drop_rest(block, used, "toolCall block field", line, entry_id)
         return call
+
+    def _arguments(self, block: dict[str, Any], where: str, line: int) -> Any:
+        """A call's arguments as recorded; a call without them has no meaning to pair."""
+        if "arguments" not in block:
+            raise PiImportError(f"{where}.arguments is missing", line=line)
+        return block["arguments"]
 
     def _assistant_content(self, content: Any, line: int, entry_id: str) -> list[dict[str, Any]]:
         """Text and tool calls stay; thinking and unknown blocks are dropped with a note."""
@@ -299,7 +305,9 @@ class Converter:
             raise PiImportError("assistant message.usage must be an object", line=line)
         numbers = {}
         for key in ("input", "output", "cacheRead", "cacheWrite", "totalTokens"):
-            value = usage.get(key, 0)
+            if key in ("input", "output") and key not in usage:
+                raise PiImportError(f"message.usage.{key} is missing", line=line)
+            value = usage.get(key, 0)  # the cache counts are absent in some providers' usage
             if isinstance(value, bool) or not isinstance(value, int | float):
                 raise PiImportError(
                     f"message.usage.{key} must be a number, got {value!r}", line=line
