@@ -23,6 +23,7 @@ from .errors import (
     SessionFileError,
     SessionStoreError,
 )
+from .estimators import bpe_estimator, chars_estimator
 from .fixture import (
     FIXTURE_TOKENS,
     chapter_fixture,
@@ -32,6 +33,7 @@ from .fixture import (
     system_replay_fixture,
 )
 from .groups import InteractionGroup, group_interactions
+from .importers import ImportNote, ImportResult, import_pi_session
 from .ledger import LedgerRow, budget_ledger
 from .messages import (
     AgentMessage,
@@ -81,6 +83,8 @@ __all__ = [
     "CompactionError",
     "CompactionSummary",
     "CourseError",
+    "ImportNote",
+    "ImportResult",
     "InMemorySessionStore",
     "InteractionError",
     "InteractionGroup",
@@ -104,16 +108,19 @@ __all__ = [
     "Usage",
     "UserMessage",
     "assistant_message",
+    "bpe_estimator",
     "budget_ledger",
     "build_context",
     "chapter_fixture",
     "chapter_fixture_after_compaction",
+    "chars_estimator",
     "create_compaction_entry",
     "current_system_message",
     "current_system_prompt",
     "fixture_estimator",
     "fixture_summary",
     "group_interactions",
+    "import_pi_session",
     "messages_on_path",
     "parse_session_entry",
     "path_to",

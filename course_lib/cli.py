@@ -16,12 +16,13 @@ from .errors import CourseError
 __all__ = ["build_parser", "main"]
 
 # Modules that each provide ``register(subparsers)``, in the order ``--help`` lists them.
-_COMMAND_MODULES: tuple[str, ...] = ("track_cli",)
+_COMMAND_MODULES: tuple[str, ...] = ("track_cli", "inspect_cli")
 
 _EPILOG = """examples:
   course-lab practice 11              create practice/ch11 with the starters
   course-lab check 11.1 --impl practice/ch11
   course-lab check 11                 every lab against the reference
+  course-lab inspect data/pi-sessions/large-session.v1.jsonl
 """
 
 
