@@ -73,7 +73,7 @@ __all__ = [
 ]
 
 NO_VALUE = "—"
-"""Shown where a column does not apply (a system message has no group)."""
+"""Shown where a column does not apply (a replayed or synthetic message has no entry id)."""
 
 GROUP_COLOURS: tuple[str, ...] = ("#dbeafe", "#dcfce7", "#fef3c7", "#fce7f3", "#e0f2fe")
 """Background colours of groups 1, 2, 3, ... (the widgets' bar uses the same ones)."""
@@ -601,10 +601,13 @@ def ledger_agreement_frame(
     safety_margin: Number = 0,
     estimate_tokens: Estimator,
     ledger_function: Callable[..., Sequence[LedgerRow]] = budget_ledger,
+    build_function: Callable[..., BuildContextResult] = build_context,
 ) -> pd.DataFrame:
     """For each ``max_tokens``: the entries the ledger marks kept vs. ``build_context``'s.
 
-    ``ledger_function`` lets a student put their own ledger next to the reference.
+    ``ledger_function`` and ``build_function`` let a student run the same sweep
+    on a practice package (whose ``path`` and estimator must then come from
+    that package too: its functions only know its own entry classes).
     """
     rows = []
     for max_tokens in max_tokens_values:
@@ -615,7 +618,7 @@ def ledger_agreement_frame(
             "estimate_tokens": estimate_tokens,
         }
         ledger = ledger_function(path, **options)
-        result = build_context(path, **options)
+        result = build_function(path, **options)
         from_ledger = [i for row in ledger if row.status != "trimmed" for i in row.entry_ids]
         rows.append(
             {

@@ -11,6 +11,7 @@ from course_lib import (
     CompactionError,
     CourseError,
     InteractionError,
+    LedgerRow,
     SessionEntryError,
     budget_ledger,
     build_context,
@@ -327,3 +328,21 @@ def test_lab_map_names_files_that_exist() -> None:
             assert (ROOT / row.checks).is_file(), row.checks
         for module in row.modules.split(", "):
             assert (ROOT / "course_lib" / module).is_file(), module
+
+
+def test_ledger_agreement_frame_reports_a_ledger_that_re_decides() -> None:
+    def keep_everything(path, **options):
+        return [
+            LedgerRow(group=row.group, entry_ids=row.entry_ids, tokens=row.tokens, status="kept")
+            for row in budget_ledger(path, **options)
+        ]
+
+    frame = ledger_agreement_frame(
+        chapter_fixture(),
+        [31, 40],
+        reserved_output=4,
+        safety_margin=2,
+        estimate_tokens=fixture_estimator(),
+        ledger_function=keep_everything,
+    )
+    assert list(frame["agree"]) == [False, True]  # at 31 group 1 is trimmed, not kept
