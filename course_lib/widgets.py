@@ -1,7 +1,7 @@
 """Layer 7: two explorers, for Lab 11.3 (the budget) and Lab 11.5 (compaction steps).
 
 The logic is headless. Each explorer computes a plain dataclass with
-``state()``; the widgets only display it, and ``plot_window`` draws it as a
+``state()``; the widgets only display it, and ``plot_state`` draws it as a
 matplotlib Figure (no pyplot, so nothing is shown or left open behind the
 caller's back). Tests set a slider in Python and check what the explorer shows;
 notebooks print the same state as a table that is compared on every run.
@@ -43,6 +43,7 @@ __all__ = [
     "bar_frame",
     "budget_state",
     "compaction_state",
+    "plot_state",
     "plot_window",
     "window_bar",
 ]
@@ -353,14 +354,14 @@ class BudgetExplorer(_BudgetSliders):
 
     def figure(self) -> Figure:
         """The bar chart of the current state."""
-        return plot_window(self.state().bar, title=self._budget_text())
+        return plot_state(self.state())
 
     def refresh(self) -> None:
         """Recompute the state and redraw every part of the explorer."""
         state = self.state()
         self.outcome.value = _outcome_html(state.result)
         self.table.value = self.state_frame().to_html(index=False)
-        self.chart.value = _png(plot_window(state.bar, title=self._budget_text()))
+        self.chart.value = _png(plot_state(state))
 
     def __repr__(self) -> str:
         return f"BudgetExplorer({self._budget_text()})"
@@ -418,6 +419,20 @@ def compaction_state(
         ledger=budget.ledger,
         bar=budget.bar,
     )
+
+
+def _state_title(state: BudgetState | CompactionState) -> str:
+    tokens = state.result.tokens
+    numbers = (
+        f"max_tokens={tokens.max_tokens}, reserved_output={tokens.reserved_output}, "
+        f"safety_margin={tokens.safety_margin}"
+    )
+    return f"{state.step}: {numbers}" if isinstance(state, CompactionState) else numbers
+
+
+def plot_state(state: BudgetState | CompactionState) -> Figure:
+    """The bar chart of an explorer's state, titled with its budget (and step)."""
+    return plot_window(state.bar, title=_state_title(state))
 
 
 class CompactionExplorer(_BudgetSliders):
@@ -491,7 +506,7 @@ class CompactionExplorer(_BudgetSliders):
 
     def figure(self) -> Figure:
         """The bar chart of the current state."""
-        return plot_window(self.state().bar, title=f"{self.step.value}: {self._budget_text()}")
+        return plot_state(self.state())
 
     def refresh(self) -> None:
         """Recompute the state and redraw every part of the explorer."""
@@ -505,9 +520,7 @@ class CompactionExplorer(_BudgetSliders):
         self.path_line.value = f"<code>{html.escape(path_arrow(state.path))}</code>{restored}"
         self.outcome.value = _outcome_html(state.result)
         self.table.value = messages_frame(state.result, self.estimate_tokens).to_html(index=False)
-        self.chart.value = _png(
-            plot_window(state.bar, title=f"{state.step}: {self._budget_text()}")
-        )
+        self.chart.value = _png(plot_state(state))
 
     def __repr__(self) -> str:
         return f"CompactionExplorer(step={self.step.value!r}, {self._budget_text()})"

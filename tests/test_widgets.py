@@ -16,6 +16,7 @@ from course_lib.widgets import (
     CompactionExplorer,
     bar_frame,
     budget_state,
+    plot_state,
     plot_window,
 )
 
@@ -185,3 +186,15 @@ def test_plot_window_draws_the_left_out_groups_beside_the_window() -> None:
     assert drawn_widths(figure) == [3, 5, 7, 4, 2, 10, 7, 15]
     assert figure.axes[0].get_title() == "u4, a4"
     assert list(bar_frame(state.bar)["bar"]).count("left out") == 2
+
+
+def test_plot_state_titles_the_chart_with_the_budget_and_step() -> None:
+    budget = BudgetExplorer().state()
+    assert plot_state(budget).axes[0].get_title() == (
+        "max_tokens=31, reserved_output=4, safety_margin=2"
+    )
+    explorer = CompactionExplorer()
+    explorer.step.value = "compact-2"
+    figure = plot_state(explorer.state())
+    assert figure.axes[0].get_title().startswith("compact-2: max_tokens=31")
+    assert drawn_widths(figure) == drawn_widths(explorer.figure())
