@@ -47,12 +47,22 @@ LANGUAGE_INFO = {
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 """A live widget's output: a random model id that means nothing once the kernel is gone."""
 
+
+def _machine_paths() -> dict[str, re.Pattern[str]]:
+    """This clone's folder and the home folder (skipped when it is just ``/``)."""
+    paths = {"absolute path of this clone": ROOT, "home folder": Path.home()}
+    return {
+        name: re.compile(re.escape(str(path)) + r"\b")
+        for name, path in paths.items()
+        if len(path.parts) > 1
+    }
+
+
 FORBIDDEN_IN_OUTPUTS: dict[str, re.Pattern[str]] = {
     "object address": re.compile(r"\bat 0x[0-9a-fA-F]+|0x7f[0-9a-fA-F]{6,}"),
     "random Styler id": re.compile(r"#T_[0-9a-f]{5}_"),
-    "absolute path of this clone": re.compile(re.escape(str(ROOT))),
-    "home folder": re.compile(re.escape(str(Path.home()))),
     "warning": re.compile(r"\w*Warning:"),
+    **_machine_paths(),
 }
 
 
