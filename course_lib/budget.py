@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from .entries import CompactionEntry, MessageEntry, SessionEntry
+from .entries import CompactionEntry, MessageEntry, SessionEntry, require_session_entries
 from .errors import BudgetError, CompactionError
 from .groups import InteractionGroup, group_interactions
 from .messages import MessageModel, SystemMessage, UserMessage, current_system_message
@@ -174,6 +174,7 @@ def plan_budget(
     Lab 11.3 writes the fixed costs and the selection; Lab 11.5 plugs in
     between them, so a path with a compaction reuses the same selection.
     """
+    require_session_entries(active_path)
     # Part 1: check the three numbers, replay the system messages of the whole
     # path into ``system`` and price it as ``system_tokens`` (0 without one).
     # --- Lab 11.3 budget projection: begin ---

@@ -16,6 +16,7 @@ from .entries import (
     MessageEntry,
     SessionEntry,
     parse_session_entry,
+    require_session_entries,
 )
 from .errors import CompactionError
 from .groups import group_interactions
@@ -37,6 +38,7 @@ def create_compaction_entry(
     ``first_kept_entry_id`` must start a complete interaction; ``tokens_before``
     is recorded as given. Raises ``CompactionError`` naming the offending id.
     """
+    require_session_entries(active_path)
     # --- Lab 11.4 create compaction: begin ---
     if not active_path:
         raise CompactionError(f"compaction {id}: empty active path")

@@ -8,6 +8,7 @@ every JSONL read and every entry creation.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any, ClassVar, Literal
 
 from pydantic import ValidationError
@@ -23,6 +24,7 @@ __all__ = [
     "MetadataEntry",
     "SessionEntry",
     "parse_session_entry",
+    "require_session_entries",
 ]
 
 
@@ -129,8 +131,8 @@ def parse_session_entry(value: Any) -> SessionEntry:
     Raises ``SessionEntryError`` naming the entry id and the camelCase field
     path, e.g. ``session entry compact-1: summary.files: unknown field``.
     """
-    if isinstance(value, WireModel):
-        value = value.to_wire()
+    if isinstance(value, WireModel) or callable(getattr(value, "to_wire", None)):
+        value = value.to_wire()  # an entry object, possibly from another copy of the models
     if not isinstance(value, dict):
         raise SessionEntryError(
             f"session entry (no id): expected a JSON object, got {type(value).__name__}"
@@ -167,3 +169,19 @@ def _parse_compaction(value: dict[str, Any], label: str) -> CompactionEntry:
     except ValidationError as error:
         raise SessionEntryError(f"{label}: {describe_validation_error(error)}") from None
     # --- Lab 11.1: end ---
+
+
+def require_session_entries(entries: Sequence[Any]) -> None:
+    """Refuse anything that is not one of this package's entry objects.
+
+    Functions such as ``build_context`` tell entries apart with ``isinstance``;
+    a dict or an entry made by another copy of the models would otherwise be
+    silently ignored instead of reported.
+    """
+    for position, entry in enumerate(entries):
+        if not isinstance(entry, MessageEntry | MetadataEntry | CompactionEntry):
+            label = _entry_label(getattr(entry, "id", None))
+            raise SessionEntryError(
+                f"{label}: item {position} of the path is a {type(entry).__name__}, "
+                "not a session entry of this package; pass it through parse_session_entry first"
+            )

@@ -387,3 +387,25 @@ def test_every_error_is_a_course_error_and_a_value_error(
 def test_every_error_class_is_covered() -> None:
     assert {kind.__name__ for kind, _ in ERROR_CASES} | {"CourseError"} == set(error_names)
     assert issubclass(CourseError, ValueError)
+
+
+def test_a_path_of_foreign_objects_is_reported_not_ignored() -> None:
+    """A wire dict on the path would be skipped by isinstance checks; it must be an error."""
+    path: list = [*chapter_fixture()]
+    path[3] = path[3].to_wire()
+    for call in (
+        lambda: build_context(path, max_tokens=31, estimate_tokens=fixture_estimator()),
+        lambda: budget_ledger(path, max_tokens=31, estimate_tokens=fixture_estimator()),
+        lambda: create_compaction_entry(
+            path,
+            id="c",
+            timestamp=1,
+            summary=fixture_summary(),
+            first_kept_entry_id="u1",
+            tokens_before=1,
+        ),
+    ):
+        with pytest.raises(
+            SessionEntryError, match=r"session entry u2: item 3 of the path is a dict"
+        ):
+            call()
