@@ -180,7 +180,8 @@ def require_session_entries(entries: Sequence[Any]) -> None:
     """
     for position, entry in enumerate(entries):
         if not isinstance(entry, MessageEntry | MetadataEntry | CompactionEntry):
-            label = _entry_label(getattr(entry, "id", None))
+            entry_id = entry.get("id") if isinstance(entry, dict) else getattr(entry, "id", None)
+            label = _entry_label(entry_id)
             raise SessionEntryError(
                 f"{label}: item {position} of the path is a {type(entry).__name__}, "
                 "not a session entry of this package; pass it through parse_session_entry first"
