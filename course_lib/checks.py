@@ -2,6 +2,14 @@
 
 The checks are the very pytest functions CI runs, executed in a fresh
 interpreter so a student's edited practice package is always re-imported.
+
+``check --extended`` adds the wider suite for a lab's functions
+(``EXTENDED_TEST_MODULES``). Those modules import ``course_lib`` as any user
+would; with ``--impl DIR``, ``tests/conftest.py`` points the chapter's names
+at the practice package before they are imported, so they test the
+student's code. A wider test that stops in a *later* lab's unwritten region
+(``LabNotImplemented`` for that lab) cannot judge this lab yet: it is
+reported as waiting for that lab, not as a failure.
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ from .errors import CourseError
 
 __all__ = [
     "CHECK_TIMEOUT_SECONDS",
+    "EXTENDED_KEYWORDS",
     "EXTENDED_TEST_MODULES",
     "LAB_CHECK_COUNTS",
     "LAB_TOPICS",
@@ -51,28 +60,45 @@ LAB_CHECK_COUNTS: dict[str, int] = {"11.1": 3, "11.2": 3, "11.3": 3, "11.4": 2, 
 
 EXTENDED_TEST_MODULES: dict[str, tuple[str, ...]] = {
     "11.1": ("test_entries.py", "test_stores.py"),
-    "11.2": ("test_groups.py",),
-    "11.3": ("test_budget.py",),
-    "11.4": ("test_compaction.py",),
+    "11.2": ("test_fixture_numbers.py", "test_bad_inputs.py"),
+    "11.3": ("test_fixture_numbers.py", "test_properties.py"),
+    "11.4": ("test_bad_inputs.py",),
     "11.5": ("test_summary.py", "test_ledger.py"),
 }
 """The wider suite's modules for each lab's functions (``check --extended``).
 
-Against a practice package only the modules whose tests take the ``impl``
-fixture run: the others import ``course_lib`` directly and would test the
-reference instead of the student's code, so they are listed as left out.
-Against the reference every module that exists runs.
+* 11.1 (compaction entry): the wire boundary every entry crosses, and the two
+  stores, which validate with the same parser.
+* 11.2 (interaction groups): no module of its own; the groups of the fixture
+  table and the grouping errors of section 7, picked by ``EXTENDED_KEYWORDS``.
+* 11.3 (budget projection): every number of the fixture, and the selection
+  rules over generated paths.
+* 11.4 (create compaction): bad input at the boundary, above all the
+  compaction errors.
+* 11.5 (resume compaction): the rendered summary and the ledger that must
+  agree with ``build_context`` after a compaction.
+
+``test_messages.py`` tests the Chapter 3 carry-over, which no lab writes.
 """
+
+EXTENDED_KEYWORDS: dict[str, str] = {
+    "11.2": "groups_are or two_cuts or unknown_call or r_test_moved or InteractionError",
+}
+"""A ``pytest -k`` selection within a lab's modules, when only some of their tests are its."""
 
 CHECK_TIMEOUT_SECONDS = 300
 """A run that takes longer is stopped (an endless loop in a lab, most likely)."""
 
-Outcome = Literal["passed", "failed"]
+Outcome = Literal["passed", "failed", "waiting"]
 
 
 @dataclass(frozen=True)
 class CheckOutcome:
-    """One check: its test name, whether it passed, and a short reason when it did not."""
+    """One check: its test name, whether it passed, and a short reason when it did not.
+
+    ``waiting`` (extended suite only): the test reached a later lab's
+    unwritten region, so it cannot judge this lab yet; ``detail`` names that lab.
+    """
 
     lab: str
     name: str
@@ -92,8 +118,14 @@ class LabReport:
         return sum(outcome.outcome == "passed" for outcome in self.outcomes)
 
     @property
+    def waiting(self) -> int:
+        """Tests that wait for a later lab (extended suite only); not in ``total``."""
+        return sum(outcome.outcome == "waiting" for outcome in self.outcomes)
+
+    @property
     def total(self) -> int:
-        return len(self.outcomes)
+        """The tests that judged this lab: passed or failed."""
+        return len(self.outcomes) - self.waiting
 
     @property
     def ok(self) -> bool:
@@ -137,16 +169,20 @@ def resolve_labs(text: str) -> list[str]:
 _PLUGIN = "course_lib._check_plugin"
 
 
-def _run_pytest(files: Sequence[Path], *, impl: Path | None, what: str) -> list[dict[str, str]]:
+def _run_pytest(
+    files: Sequence[Path], *, impl: Path | None, what: str, options: Sequence[str] = ()
+) -> list[dict[str, str]]:
     """Run ``files`` in a fresh interpreter and return the plugin's rows, in run order.
 
     Installed pytest plugins (the notebook runner and the like) are not loaded:
-    the tests need none of them, and starting them costs seconds per run.
+    the tests need none of them, and starting them costs seconds per run. A run
+    pytest could not complete (a test module that fails to import, a bad
+    option) is an error, never a short list of rows that all passed.
     """
     with tempfile.TemporaryDirectory() as scratch:
         results = Path(scratch) / "results.json"
         command = [sys.executable, "-m", "pytest", *map(str, files), "-p", _PLUGIN]
-        command += ["-q", "--no-header", "-p", "no:cacheprovider"]
+        command += ["-q", "--no-header", "-p", "no:cacheprovider", *options]
         if impl is not None:
             command += ["--impl", str(Path(impl).resolve())]
         environment = {
@@ -168,10 +204,19 @@ def _run_pytest(files: Sequence[Path], *, impl: Path | None, what: str) -> list[
                 f"the checks for {what} did not finish within {CHECK_TIMEOUT_SECONDS} s; "
                 "look for an endless loop in your code"
             ) from None
-        if not results.exists():
-            last = (completed.stdout + completed.stderr).strip().splitlines()[-1:] or ["no output"]
-            raise CourseError(f"the checks for {what} could not run: {last[0]}")
+        if not results.exists() or completed.returncode in _DID_NOT_RUN:
+            raise CourseError(f"the checks for {what} could not run: {_why(completed)}")
         return json.loads(results.read_text(encoding="utf-8"))
+
+
+_DID_NOT_RUN = (2, 3, 4)  # pytest's exit codes: interrupted, internal error, usage error
+
+
+def _why(completed: subprocess.CompletedProcess[str]) -> str:
+    """The first error line pytest printed (``E   ...``), else its last line."""
+    lines = (completed.stdout + completed.stderr).strip().splitlines()
+    errors = [line[1:].strip() for line in lines if line.startswith("E ")]
+    return (errors or lines[-1:] or ["no output"])[0]
 
 
 def run_lab_checks(
@@ -217,9 +262,6 @@ def run_checks(labs: Sequence[str], *, impl: Path | None = None) -> list[LabRepo
     return [LabReport(lab=lab, outcomes=outcomes[lab]) for lab in labs]
 
 
-_TAKES_IMPL = re.compile(r"def test\w*\([^)]*\bimpl\b")
-
-
 @dataclass(frozen=True)
 class ExtendedSelection:
     """The wider suite for one lab: what runs, and what was left out and why."""
@@ -227,32 +269,101 @@ class ExtendedSelection:
     files: list[Path] = field(default_factory=list)
     left_out: list[str] = field(default_factory=list)
     not_written: list[str] = field(default_factory=list)
+    keyword: str | None = None
+
+
+def _imported_course_lib_names(path: Path) -> set[str]:
+    """What ``path`` takes from ``course_lib``: ``course_lib.X`` names and submodules."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            if node.module == "course_lib":
+                names.update(f"course_lib.{alias.name}" for alias in node.names)
+            elif node.module.startswith("course_lib."):
+                names.add(node.module)
+        elif isinstance(node, ast.Import):
+            names.update(a.name for a in node.names if a.name.startswith("course_lib."))
+        elif (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "course_lib"
+        ):
+            names.add(f"course_lib.{node.attr}")
+    return names
+
+
+def _not_in_practice_package(path: Path) -> list[str]:
+    """The ``course_lib`` names ``path`` uses that a practice package does not provide.
+
+    Those would still be the reference under ``--impl`` (see ``tests/conftest.py``).
+    """
+    from .starters import chapter_exports, practice_modules  # starters imports this module
+
+    modules = set(practice_modules())
+    provided = {name for names in chapter_exports().values() for name in names} | modules
+    outside: list[str] = []
+    for name in sorted(_imported_course_lib_names(path)):
+        first = name.split(".")[1]
+        top_level = name.count(".") == 1
+        if (first not in provided) if top_level else (first not in modules):
+            outside.append(name)
+    return outside
 
 
 def extended_test_files(lab: str, *, for_practice: bool) -> ExtendedSelection:
     """The existing modules of ``EXTENDED_TEST_MODULES[lab]`` that can test the target.
 
-    For a practice package a module counts only when its tests take ``impl``.
+    For a practice package a module counts only when every ``course_lib`` name
+    it uses is one the practice package provides, so that it really tests the
+    student's code.
     """
     lab_test_file(lab)  # validates ``lab``
-    selection = ExtendedSelection()
+    selection = ExtendedSelection(keyword=EXTENDED_KEYWORDS.get(lab))
     for name in EXTENDED_TEST_MODULES.get(lab, ()):
         path = tests_directory() / name
         if not path.is_file():
             selection.not_written.append(f"tests/{name}")
             continue
-        if for_practice and not _TAKES_IMPL.search(path.read_text(encoding="utf-8")):
+        outside = _not_in_practice_package(path) if for_practice else []
+        if outside:
             selection.left_out.append(
-                f"tests/{name} (tests course_lib directly, not the impl fixture)"
+                f"tests/{name} (uses {', '.join(outside)}, which the practice package lacks)"
             )
             continue
         selection.files.append(path)
     return selection
 
 
-def run_extended_checks(lab: str, files: Sequence[Path], *, impl: Path | None = None) -> LabReport:
-    """Run the wider suite's ``files`` for ``lab``; the report lists every test."""
+_NOT_IMPLEMENTED = re.compile(
+    r"\bLabNotImplemented: Lab (?P<lab>\d+\.\d+) .* is not implemented yet"
+)
+
+
+def _waits_for(lab: str, detail: str) -> str | None:
+    """The later lab a failure stopped in (``LabNotImplemented``), or ``None``."""
+    found = _NOT_IMPLEMENTED.search(detail)
+    if found is None or found["lab"] not in LAB_TOPICS:
+        return None
+    order = list(LAB_TOPICS)
+    return found["lab"] if order.index(found["lab"]) > order.index(lab) else None
+
+
+def run_extended_checks(
+    lab: str, files: Sequence[Path], *, impl: Path | None = None, keyword: str | None = None
+) -> LabReport:
+    """Run the wider suite's ``files`` for ``lab`` (``keyword``: a ``-k`` selection).
+
+    The report lists every test; one that stopped in a later lab's unwritten
+    region is ``waiting`` for that lab rather than failed.
+    """
     if not files:
         return LabReport(lab=lab, outcomes=[])
-    rows = _run_pytest(files, impl=impl, what=f"the extended suite of Lab {lab}")
-    return LabReport(lab=lab, outcomes=[CheckOutcome(lab=lab, **row) for row in rows])
+    options = ["-k", keyword] if keyword else []
+    rows = _run_pytest(files, impl=impl, what=f"the extended suite of Lab {lab}", options=options)
+    outcomes: list[CheckOutcome] = []
+    for row in rows:
+        later = _waits_for(lab, row["detail"]) if row["outcome"] == "failed" else None
+        if later is not None:
+            row = {**row, "outcome": "waiting", "detail": f"Lab {later} {LAB_TOPICS[later]}"}
+        outcomes.append(CheckOutcome(lab=lab, **row))
+    return LabReport(lab=lab, outcomes=outcomes)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,11 @@ _CHECK_EPILOG = """examples:
   course-lab check 11 --impl practice/ch11       all 15 checks of the chapter
   course-lab check 11.3                          Lab 11.3 against the reference course_lib
   course-lab check 11.3 --extended               ... plus the wider suite for its functions
+                                                 (with --impl DIR, against your package)
+
+--extended lists each failing test of the wider suite on its own row and ends
+with "Lab 11.N extended: P/T passed"; a test that stops in a later lab you have
+not written yet waits for it and is not counted.
 
 exit status: 0 every check passed, 1 a check failed, 2 bad input (unknown lab,
 missing folder, a practice module that does not import).
@@ -149,18 +155,33 @@ def _print_report(
 ) -> None:
     print(title)
     for outcome in report.outcomes:
-        if outcome.outcome != "passed":
+        if outcome.outcome == "failed":
             print(f"  FAIL  {outcome.name} -- {_reason(outcome.detail)}")
-        elif not failures_only:
+        elif outcome.outcome == "passed" and not failures_only:
             print(f"  PASS  {outcome.name}")
     if failures_only and report.passed:
-        print(f"  ({report.passed} passing tests not listed)")
+        tests = "test" if report.passed == 1 else "tests"
+        print(f"  ({report.passed} passing {tests} not listed)")
+    waiting = Counter(o.detail for o in report.outcomes if o.outcome == "waiting")
+    for lab, count in sorted(waiting.items()):
+        tests = "test reaches" if count == 1 else "tests reach"
+        print(f"  WAIT  {count} {tests} {lab}, not written yet: not counted")
     if summary is not None:
         print(summary)
 
 
+def _extended_line(report: LabReport) -> str:
+    """``Lab 11.3 extended: 70/70 passed``, and how many wait for a later lab, if any."""
+    line = f"Lab {report.lab} extended: {report.passed}/{report.total} passed"
+    return line + (f" ({report.waiting} waiting for a later lab)" if report.waiting else "")
+
+
 def _run_extended(lab: str, impl: Path | None) -> LabReport | None:
-    """Print the wider suite for ``lab``; ``None`` when nothing could run against ``impl``."""
+    """Print the wider suite for ``lab``; ``None`` when nothing could run against ``impl``.
+
+    Failures are listed one row per test, passing tests as a count, and tests
+    that stop in a later lab's unwritten region as a count per lab.
+    """
     selection = extended_test_files(lab, for_practice=impl is not None)
     for note in selection.left_out:
         print(f"  (left out: {note})")
@@ -172,14 +193,12 @@ def _run_extended(lab: str, impl: Path | None) -> LabReport | None:
         )
         print(f"Lab {lab} extended: no further tests ({why})")
         return None
-    report = run_extended_checks(lab, selection.files, impl=impl)
+    report = run_extended_checks(lab, selection.files, impl=impl, keyword=selection.keyword)
     names = ", ".join(f"tests/{file.name}" for file in selection.files)
-    _print_report(
-        f"Lab {lab} extended suite ({names}):",
-        report,
-        f"Lab {lab} extended: {report.passed}/{report.total} passed",
-        failures_only=True,
-    )
+    title = f"Lab {lab} extended suite ({names}):"
+    if selection.keyword:
+        title += f"\n  (the tests selected by -k {selection.keyword!r})"
+    _print_report(title, report, _extended_line(report), failures_only=True)
     return report
 
 

@@ -1,19 +1,58 @@
-"""Shared test set-up: which implementation the lab checks run against.
+"""Shared test set-up: which implementation the tests run against.
 
-By default the lab checks test the reference ``course_lib``. With
-``--impl DIR`` they test a student's practice package instead, so a student
-runs exactly the checks CI runs.
+By default every test runs against the reference ``course_lib``; the hooks
+below do nothing at all without ``--impl``.
+
+With ``--impl DIR`` the tests run against a student's practice package
+(``course-lab practice 11 DIR``) instead, in two ways:
+
+* The lab checks (``tests/test_lab_11_*.py``) ask for it explicitly: their
+  tests take the ``impl`` fixture, which is the practice package.
+* The wider suite (``tests/test_entries.py`` and the other modules that
+  ``course-lab check LAB --extended`` adds, see
+  ``course_lib.checks.EXTENDED_TEST_MODULES``) imports the chapter's names
+  from ``course_lib`` as any user of the library does. ``pytest_configure``
+  runs before any test module is imported; with ``--impl`` it loads the
+  practice package and switches ``course_lib`` over to it:
+
+  1. ``sys.modules["course_lib.<module>"]`` and the attribute
+     ``course_lib.<module>`` become the practice package's module, for every
+     module the practice package holds (``entries``, ``groups``, ``budget``,
+     ``compaction``, ``summary``, ``ledger``, ``fixture``, and the given
+     ``errors``, ``wire``, ``schema``, ``messages``, ``stores``); every public
+     name the practice package exports replaces the same name on the
+     ``course_lib`` package. So ``from course_lib import build_context`` and
+     ``from course_lib.wire import dumps_line`` give the student's code.
+  2. ``course_lib`` modules the practice package does not hold stay the
+     reference's code, built on the practice package's modules, so that a test
+     never mixes two sets of classes. Those a test imports later
+     (``fixture_files``, ``frames``, ``widgets`` ...) do that by themselves;
+     those ``import course_lib`` had already loaded (``estimators``,
+     ``importers``) are imported once more after step 1.
+
+  ``pytest_unconfigure`` puts every module and name back.
+
+Which wider modules run against a practice package is decided by
+``course_lib.checks.extended_test_files``: only those whose every
+``course_lib`` import is something the practice package provides, so an
+extended run never passes by testing reference code instead.
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 import course_lib
-from course_lib.practice import load_practice_package
+from course_lib.practice import PracticePackageError, load_practice_package
+
+_MISSING = object()
+_SWITCHED = pytest.StashKey[list[tuple[object, str, object]]]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -21,8 +60,107 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--impl",
         metavar="DIR",
         default=None,
-        help="run the lab checks against the practice package in DIR (default: course_lib)",
+        help="run the tests against the practice package in DIR (default: course_lib)",
     )
+
+
+def _switch_course_lib_to(package: ModuleType) -> list[tuple[object, str, object]]:
+    """Point ``course_lib``'s chapter modules and public names at ``package``.
+
+    Returns what was replaced, as ``(namespace, name, old value)``, to undo it.
+    """
+    replaced: list[tuple[object, str, object]] = []
+
+    def put(namespace: object, name: str, value: object) -> None:
+        if isinstance(namespace, dict):
+            replaced.append((namespace, name, namespace.get(name, _MISSING)))
+            namespace[name] = value
+        else:
+            replaced.append((namespace, name, getattr(namespace, name, _MISSING)))
+            setattr(namespace, name, value)
+
+    # 1. The chapter's modules and public names: the practice package's.
+    prefix = package.__name__ + "."
+    switched: set[str] = set()
+    for name, module in sorted(sys.modules.items()):
+        if not name.startswith(prefix) or "." in name[len(prefix) :]:
+            continue
+        short = name[len(prefix) :]
+        if importlib.util.find_spec(f"course_lib.{short}") is None:
+            continue  # e.g. ``labs``: the practice package's own module
+        importlib.import_module(f"course_lib.{short}")  # the reference's is loaded first
+        put(sys.modules, f"course_lib.{short}", module)
+        put(course_lib, short, module)
+        switched.add(f"course_lib.{short}")
+    for name in set(course_lib.__all__) & set(getattr(package, "__all__", ())):
+        put(course_lib, name, getattr(package, name))
+
+    # 2. The other course_lib modules already loaded (``import course_lib`` loads
+    # the estimators and importers) are imported again, so that they too build
+    # on the practice package, as any module a test imports later does.
+    keep = {"course_lib", "course_lib.practice", *switched}
+    loaded = {n: m for n, m in sys.modules.items() if n.startswith("course_lib.") and n not in keep}
+    built_on = set(switched)
+    while grown := {n for n, m in loaded.items() if n not in built_on and _uses_any(m, built_on)}:
+        built_on |= grown
+    again = sorted(built_on - switched)
+    old = {name: sys.modules[name] for name in again}
+    for name in again:
+        parent, _, short = name.rpartition(".")
+        if parent == "course_lib":
+            put(course_lib, short, old[name])  # remembered; the import below replaces it
+        put(sys.modules, name, old[name])
+        del sys.modules[name]
+    for name in again:
+        module = importlib.import_module(name)
+        parent, _, short = name.rpartition(".")
+        if parent == "course_lib":
+            setattr(course_lib, short, module)
+        for public in course_lib.__all__:
+            value = vars(old[name]).get(public, _MISSING)
+            if value is not _MISSING and getattr(course_lib, public, None) is value:
+                put(course_lib, public, getattr(module, public))
+    return replaced
+
+
+def _uses_any(module: ModuleType, modules: set[str]) -> bool:
+    """Whether ``module`` holds something it imported from one of ``modules``."""
+    for value in list(vars(module).values()):
+        origin = (
+            value.__name__ if isinstance(value, ModuleType) else getattr(value, "__module__", "")
+        )
+        if isinstance(origin, str) and origin in modules:
+            return True
+    return False
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    directory = config.getoption("--impl")
+    if directory is None:
+        return
+    try:
+        package = load_practice_package(Path(directory))
+    except PracticePackageError as error:
+        raise pytest.UsageError(str(error)) from None
+    config.stash[_SWITCHED] = _switch_course_lib_to(package)
+
+
+def _switch_back(replaced: list[tuple[object, str, object]]) -> None:
+    """Undo ``_switch_course_lib_to``: every module and name as it was, newest change first."""
+    for namespace, name, old in reversed(replaced):
+        if isinstance(namespace, dict):
+            namespace.pop(name, None)
+            if old is not _MISSING:
+                namespace[name] = old
+        elif old is _MISSING:
+            if hasattr(namespace, name):
+                delattr(namespace, name)
+        else:
+            setattr(namespace, name, old)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    _switch_back(config.stash.get(_SWITCHED, []))
 
 
 @pytest.fixture(scope="session")

@@ -6,6 +6,7 @@ input), and bad input is always one line on stderr, never a traceback.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +14,12 @@ from pathlib import Path
 import pytest
 
 from course_lib import checks
-from course_lib.checks import extended_test_files, resolve_labs
+from course_lib.checks import (
+    EXTENDED_KEYWORDS,
+    EXTENDED_TEST_MODULES,
+    extended_test_files,
+    resolve_labs,
+)
 from course_lib.cli import _COMMAND_MODULES, main
 from course_lib.errors import CourseError
 from course_lib.starters import write_practice_package
@@ -72,6 +78,23 @@ def test_check_goes_from_red_to_green(package: Path, capsys: pytest.CaptureFixtu
             " -- LabNotImplemented: Lab 11.1 compaction entry is not implemented yet"
         )
 
+    # The wider suite for Lab 11.1 runs against the package too, and fails the same way.
+    status, out, err = run(capsys, "check", "11.1", "--impl", str(package), "--extended")
+    assert (status, err) == (1, "")
+    assert last_line(out) == "Lab 11.1: 0/3 passed"
+    _, wider = out.split("Lab 11.1 extended suite (tests/test_entries.py, tests/test_stores.py):\n")
+    found = re.search(r"^Lab 11\.1 extended: (\d+)/(\d+) passed$", wider, re.MULTILINE)
+    assert found is not None, wider
+    passed, total = int(found[1]), int(found[2])
+    assert 0 < passed < total  # the message layers below Lab 11.1 are given
+    rows = [line for line in wider.splitlines() if line.startswith("  FAIL  ")]
+    assert len(rows) == total - passed
+    for row in rows:
+        assert row.endswith(
+            " -- LabNotImplemented: Lab 11.1 compaction entry is not implemented yet"
+        ), row
+    assert f"  ({passed} passing tests not listed)" in wider.splitlines()
+
     status, out, _ = run(capsys, "solution", "11.1", str(package))
     assert status == 0 and "entries.py" in out
     status, out, _ = run(capsys, "check", "11.1", "--impl", str(package))
@@ -115,37 +138,111 @@ def solved(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return directory
 
 
-def test_extended_reports_the_wider_suite_after_the_lab(
+def test_every_lab_passes_its_extended_suite_once_solved(
     capsys: pytest.CaptureFixture[str], solved: Path
 ) -> None:
-    status, out, _ = run(capsys, "check", "11.4", "--extended", "--impl", str(solved))
-    assert last_line(out) == "Lab 11.4: 2/2 passed"
-    assert "Lab 11.4 extended" in out
-    assert status in (0, 1)  # the wider suite is others' tests; its result is reported
+    status, out, err = run(capsys, "check", "11", "--extended", "--impl", str(solved))
+    assert (status, err) == (0, "")
+    lines = out.splitlines()
+    assert last_line(out) == "Chapter 11: 15/15 passed"
+    for lab, count in checks.LAB_CHECK_COUNTS.items():
+        assert f"Lab {lab}: {count}/{count} passed" in lines
+        (line,) = [line for line in lines if line.startswith(f"Lab {lab} extended: ")]
+        found = re.fullmatch(rf"Lab {lab} extended: (\d+)/(\d+) passed", line)
+        assert found is not None and found[1] == found[2] and int(found[1]) > 0, line
+    assert not [line for line in lines if line.startswith(("  FAIL", "  WAIT", "  (left out"))]
 
 
-def test_extended_selection_runs_only_modules_that_take_impl(
+def test_extended_modules_exist_and_run_against_a_practice_package() -> None:
+    assert list(EXTENDED_TEST_MODULES) == list(checks.LAB_TOPICS)
+    assert set(EXTENDED_KEYWORDS) <= set(EXTENDED_TEST_MODULES)
+    for lab, modules in EXTENDED_TEST_MODULES.items():
+        selection = extended_test_files(lab, for_practice=True)
+        assert (selection.left_out, selection.not_written) == ([], []), lab
+        assert [path.name for path in selection.files] == list(modules)
+        assert selection.keyword == EXTENDED_KEYWORDS.get(lab)
+        for path in selection.files:  # the lab_11_N markers belong to the 15 checks only
+            assert not path.name.startswith("test_lab_")
+            assert "mark.lab_11" not in path.read_text(encoding="utf-8"), path.name
+
+
+def test_extended_selection_leaves_out_modules_using_what_a_practice_package_lacks(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     (tmp_path / "conftest.py").write_text("", encoding="utf-8")
-    (tmp_path / "test_budget.py").write_text(
-        "def test_a(impl):\n    assert impl\n", encoding="utf-8"
+    (tmp_path / "test_fixture_numbers.py").write_text(
+        "from course_lib import build_context\nfrom course_lib.wire import dumps_line\n\n"
+        "def test_a():\n    assert build_context and dumps_line\n",
+        encoding="utf-8",
     )
-    (tmp_path / "test_entries.py").write_text(
-        "from course_lib import build_context\n\ndef test_b():\n    assert build_context\n",
+    (tmp_path / "test_properties.py").write_text(
+        "import course_lib\nfrom course_lib import bpe_estimator, build_context\n"
+        "from course_lib.estimators import chars_estimator\n\n"
+        "def test_b():\n    assert course_lib.frames and bpe_estimator and chars_estimator\n",
         encoding="utf-8",
     )
     monkeypatch.setattr(checks, "tests_directory", lambda: tmp_path)
 
     practice = extended_test_files("11.3", for_practice=True)
-    assert practice.files == [tmp_path / "test_budget.py"] and practice.left_out == []
-    first = extended_test_files("11.1", for_practice=True)
-    assert first.files == []
-    assert first.left_out == [
-        "tests/test_entries.py (tests course_lib directly, not the impl fixture)"
+    assert practice.files == [tmp_path / "test_fixture_numbers.py"]
+    assert practice.left_out == [
+        "tests/test_properties.py (uses course_lib.bpe_estimator, course_lib.estimators, "
+        "course_lib.frames, which the practice package lacks)"
     ]
-    assert first.not_written == ["tests/test_stores.py"]
-    assert extended_test_files("11.1", for_practice=False).files == [tmp_path / "test_entries.py"]
+    reference = extended_test_files("11.3", for_practice=False)
+    assert reference.files == [
+        tmp_path / "test_fixture_numbers.py",
+        tmp_path / "test_properties.py",
+    ]
+    assert extended_test_files("11.1", for_practice=True).not_written == [
+        "tests/test_entries.py",
+        "tests/test_stores.py",
+    ]
+    assert extended_test_files("11.2", for_practice=False).keyword == EXTENDED_KEYWORDS["11.2"]
+
+
+def test_a_test_that_stops_in_a_later_lab_waits_and_is_not_counted(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def unfinished(lab: str) -> str:
+        return f"practice_0123.labs.LabNotImplemented: Lab {lab} is not implemented yet"
+
+    wider = [
+        {"name": "test_passes", "outcome": "passed", "detail": ""},
+        {"name": "test_wrong", "outcome": "failed", "detail": "AssertionError: assert 1 == 2"},
+        {"name": "test_own_lab", "outcome": "failed", "detail": unfinished("11.3 budget")},
+        {"name": "test_earlier", "outcome": "failed", "detail": unfinished("11.2 groups")},
+        {"name": "test_later", "outcome": "failed", "detail": unfinished("11.5 resume")},
+        {"name": "test_later_too", "outcome": "failed", "detail": unfinished("11.5 resume")},
+        {"name": "test_next", "outcome": "failed", "detail": unfinished("11.4 create")},
+    ]
+    lab_checks = [{"name": f"test_{n}", "outcome": "passed", "detail": ""} for n in "abc"]
+
+    def fake_run(files: object, *, impl: object, what: str, options: object = ()) -> object:
+        return wider if "extended" in what else lab_checks
+
+    monkeypatch.setattr(checks, "_run_pytest", fake_run)
+    status, out, _ = run(capsys, "check", "11.3", "--extended")
+
+    assert status == 1
+    assert out.splitlines()[-9:] == [
+        "Lab 11.3 extended suite (tests/test_fixture_numbers.py, tests/test_properties.py):",
+        "  FAIL  test_wrong -- AssertionError: assert 1 == 2",
+        "  FAIL  test_own_lab -- LabNotImplemented: Lab 11.3 budget is not implemented yet",
+        "  FAIL  test_earlier -- LabNotImplemented: Lab 11.2 groups is not implemented yet",
+        "  (1 passing test not listed)",
+        "  WAIT  1 test reaches Lab 11.4 create compaction, not written yet: not counted",
+        "  WAIT  2 tests reach Lab 11.5 resume compaction, not written yet: not counted",
+        "Lab 11.3 extended: 1/4 passed (3 waiting for a later lab)",
+        "Lab 11.3: 3/3 passed",
+    ]
+
+
+def test_a_run_pytest_cannot_finish_is_an_error_not_an_empty_pass(tmp_path: Path) -> None:
+    broken = tmp_path / "test_broken.py"
+    broken.write_text("raise RuntimeError('boom at import')\n", encoding="utf-8")
+    with pytest.raises(CourseError, match="could not run: RuntimeError: boom at import"):
+        checks.run_extended_checks("11.1", [broken])
 
 
 def test_resolve_labs() -> None:

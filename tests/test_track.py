@@ -6,19 +6,31 @@ tests pin the promises a student relies on: a fresh package fails every check
 with the lab's own message, the layers below a lab already work, filling the
 labs in order turns each one green without turning an earlier one red, and
 the chapter's expected failure (keep the last three messages) is caught by
-Lab 11.3's checks. Check runs spawn pytest, so packages are shared per module.
+Lab 11.3's checks and by its extended suite, which ``--impl`` points at the
+practice package (tests/conftest.py). Check runs spawn pytest, so packages are
+shared per module.
 """
 
 from __future__ import annotations
 
 import ast
+import importlib
+import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from conftest import _switch_back, _switch_course_lib_to
 
 import course_lib
-from course_lib.checks import LAB_CHECK_COUNTS, LAB_TOPICS, LabReport, run_checks
+from course_lib.checks import (
+    LAB_CHECK_COUNTS,
+    LAB_TOPICS,
+    LabReport,
+    extended_test_files,
+    run_checks,
+    run_extended_checks,
+)
 from course_lib.errors import CourseError
 from course_lib.practice import load_practice_package
 from course_lib.starters import (
@@ -275,6 +287,43 @@ def test_starter_keeps_every_layer_the_labs_build_on(starter: ModuleType, tmp_pa
         assert str(caught.value) == not_implemented_message(lab)
 
 
+def test_impl_switches_course_lib_to_the_practice_package_and_back(
+    starter: ModuleType,
+) -> None:
+    """What ``--impl`` does before the wider suite is imported (see tests/conftest.py)."""
+    reference = {
+        name: module for name, module in sys.modules.items() if name.startswith("course_lib")
+    }
+    names = dict(vars(course_lib))
+    assert course_lib.build_context.__module__ == "course_lib.budget"  # this run: no --impl
+
+    replaced = _switch_course_lib_to(starter)
+    try:
+        for module in ["entries", "groups", "budget", "wire", "errors", "fixture"]:
+            assert sys.modules[f"course_lib.{module}"] is getattr(starter, module)
+            assert importlib.import_module(f"course_lib.{module}") is getattr(starter, module)
+        for name in ["build_context", "parse_session_entry", "CompactionEntry", "CourseError"]:
+            assert getattr(course_lib, name) is getattr(starter, name)
+        with pytest.raises(starter.LabNotImplemented, match=not_implemented_message("11.2")):
+            course_lib.group_interactions(course_lib.chapter_fixture())
+        # Modules outside the practice package are the reference's code, built on it.
+        estimators = importlib.import_module("course_lib.estimators")
+        assert estimators is not reference["course_lib.estimators"]
+        assert course_lib.chars_estimator is estimators.chars_estimator
+        assert course_lib.chars_estimator()(starter.user_message("12345", timestamp=1)) == 2
+        fixture_files = importlib.import_module("course_lib.fixture_files")
+        assert fixture_files.chapter_fixture is starter.chapter_fixture
+    finally:
+        _switch_back(replaced)
+        if "course_lib.fixture_files" not in reference:  # first imported after the switch
+            del sys.modules["course_lib.fixture_files"]
+            delattr(course_lib, "fixture_files")
+
+    now = {name: module for name, module in sys.modules.items() if name.startswith("course_lib")}
+    assert now == reference
+    assert vars(course_lib) == names
+
+
 def test_solution_changes_only_that_labs_regions(tmp_path: Path) -> None:
     directory = tmp_path / "ch11"
     write_practice_package(directory)
@@ -428,3 +477,16 @@ def test_keeping_the_last_three_messages_fails_lab_11_3(
     # last three messages and the newest groups happen to agree.
     passed_11_5 = [o.name for o in reports["11.5"].outcomes if o.outcome == "passed"]
     assert passed_11_5 == ["test_only_the_newest_compaction_is_used_and_results_are_deterministic"]
+
+    # The wider suite of Lab 11.3 (the fixture's numbers, the generated paths)
+    # runs against the same package and catches it too.
+    selection = extended_test_files("11.3", for_practice=True)
+    assert selection.left_out == [] and selection.files
+    extended = run_extended_checks("11.3", selection.files, impl=directory)
+    failed_wider = {o.name for o in extended.outcomes if o.outcome == "failed"}
+    assert not extended.ok and extended.waiting == 0 and extended.passed > 0
+    assert {
+        "test_an_allowance_of_10_still_returns_the_newest_group_whole",
+        "test_the_last_three_messages_would_orphan_tool_results",
+        "test_every_build_follows_the_selection_rules",
+    } <= failed_wider
