@@ -23,32 +23,44 @@ from course_lib import (
     system_replay_fixture,
 )
 from course_lib.checks import LAB_CHECK_COUNTS, CheckOutcome, LabReport
+from course_lib.estimators import chars_estimator
 from course_lib.frames import (
     LAB_MAP,
     checks_frame,
     compaction_steps,
     cut_points_frame,
     deduction_frame,
+    entry_counts_frame,
     entry_fields_frame,
     errors_frame,
+    estimator_comparison_frame,
     expected_failure,
     first_kept_frame,
     fixture_frame,
     group_budget_frame,
     groups_frame,
+    interaction_sizes_frame,
+    kept_range_frame,
     lab_map_frame,
     ledger_agreement_frame,
+    ledger_excerpt_frame,
     ledger_frame,
+    message_tokens_frame,
     messages_frame,
     path_arrow,
+    pi_compactions_frame,
+    pi_source_frame,
     projection_frame,
     styled_fixture_frame,
     summary_lines_frame,
     system_frame,
     untrimmed_message_tokens,
 )
+from course_lib.importers import PiSource, import_pi_session
 
 ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "data" / "pi-sessions" / "large-session.v1.jsonl"
+V3_TREE = ROOT / "tests" / "data" / "pi" / "v3-tree.jsonl"
 BUDGET = {"max_tokens": 31, "reserved_output": 4, "safety_margin": 2}
 
 
@@ -319,9 +331,18 @@ def test_checks_frame_lists_each_check() -> None:
 
 def test_lab_map_names_files_that_exist() -> None:
     frame = lab_map_frame()
-    assert list(frame["lab"]) == ["11.1", "11.2", "11.3", "11.4", "11.5", "transfer"]
+    assert list(frame["lab"]) == [
+        "11.1",
+        "11.2",
+        "11.3",
+        "11.4",
+        "11.5",
+        "transfer",
+        "real session",
+    ]
     assert list(frame["number of checks"].iloc[:5]) == list(LAB_CHECK_COUNTS.values())
-    assert pd.isna(frame["number of checks"].iloc[5])
+    assert frame["number of checks"].iloc[5:].isna().all()
+    assert list(frame["topic"].iloc[5:]) == ["budget ledger", "a real pi session"]
     for row in LAB_MAP:
         assert (ROOT / row.notebook).is_file(), row.notebook
         if row.checks != "—":
@@ -346,3 +367,151 @@ def test_ledger_agreement_frame_reports_a_ledger_that_re_decides() -> None:
         ledger_function=keep_everything,
     )
     assert list(frame["agree"]) == [False, True]  # at 31 group 1 is trimmed, not kept
+
+
+# --- beyond the fixture: a real pi session ------------------------------------------
+
+
+def test_pi_source_frame_lists_every_pi_type_so_a_missing_one_shows_as_zero() -> None:
+    source = PiSource(
+        version=1,
+        session_id=None,
+        records=4,
+        entry_counts={"message": 2, "session": 1, "mystery": 1},
+        role_counts={"user": 1, "assistant": 1},
+    )
+    frame = pi_source_frame(source)
+    types = frame[frame["counted"] == "entry type"]
+    assert list(types["name"].iloc[:2]) == ["session", "message"]
+    assert dict(zip(types["name"], types["count"], strict=True))["compaction"] == 0
+    assert records(frame.tail(3)) == [
+        ("entry type", "mystery", 1),
+        ("message role", "user", 1),
+        ("message role", "assistant", 1),
+    ]
+
+
+def test_entry_counts_frame_counts_messages_by_role_then_compactions_then_metadata() -> None:
+    assert records(entry_counts_frame(chapter_fixture_after_compaction())) == [
+        ("message", "assistant", 5),
+        ("message", "user", 4),
+        ("message", "toolResult", 2),
+        ("message", "system", 1),
+        ("compaction", "—", 1),
+    ]
+    sample = import_pi_session(SAMPLE)
+    counts = {row[1]: row[2] for row in records(entry_counts_frame(sample.entries))}
+    assert counts["pi.thinking_level_change"] == sample.source.entry_counts["thinking_level_change"]
+
+
+def test_message_tokens_frame_prices_each_message_with_each_estimator() -> None:
+    frame = message_tokens_frame(chapter_fixture(), {"fixture": fixture_estimator()})
+    assert list(frame.columns) == ["entry id", "kind", "fixture"]
+    assert dict(zip(frame["entry id"], frame["fixture"], strict=True)) == {
+        "sys": 3, "u1": 3, "a1": 4, "u2": 3, "a2": 4,
+        "u3": 3, "calls": 3, "r-test": 3, "r-read": 3, "a3": 3,
+    }  # fmt: skip
+    kinds = dict(zip(frame["entry id"], frame["kind"], strict=True))
+    assert (kinds["sys"], kinds["a1"], kinds["calls"], kinds["r-test"]) == (
+        "system",
+        "assistant (text)",
+        "assistant (tool calls)",
+        "toolResult",
+    )
+
+
+def test_estimator_comparison_frame_sums_per_kind_with_a_total_and_a_ratio() -> None:
+    per_message = message_tokens_frame(
+        chapter_fixture(),
+        {"fixture": fixture_estimator(), "flat": lambda m: 6, "zero": lambda m: 0},
+    )
+    table = estimator_comparison_frame(per_message, "fixture", "flat")
+    assert list(table.columns) == ["kind", "messages", "fixture", "flat", "flat / fixture"]
+    assert records(table.tail(1)) == [("all messages", 10, 32, 60, 1.875)]
+    user = table[table["kind"] == "user"].iloc[0]
+    assert (user["messages"], user["fixture"], user["flat"]) == (3, 9, 18)
+    against_zero = estimator_comparison_frame(per_message, "zero", "fixture")
+    assert against_zero["fixture / zero"].isna().all()  # no ratio against a zero baseline
+
+
+def test_interaction_sizes_frame_has_one_row_per_group() -> None:
+    frame = interaction_sizes_frame(chapter_fixture(), {"tokens": fixture_estimator()})
+    assert records(frame.drop(columns="provider tokens")) == [
+        (1, "u1", "a1", 2, 0, 7),
+        (2, "u2", "a2", 2, 0, 7),
+        (3, "u3", "a3", 5, 2, 15),
+    ]
+    assert frame["provider tokens"].isna().all()  # the fixture's turns report no usage
+
+    v3 = interaction_sizes_frame(
+        import_pi_session(V3_TREE).active_path(), {"chars": chars_estimator()}
+    )
+    assert list(v3["first id"]) == ["e02", "e11", "e12", "e15", "e16"]
+    assert list(v3["provider tokens"].isna()) == [False, True, False, True, False]
+
+
+def _rows(statuses: str) -> list[LedgerRow]:
+    """One ledger row per letter: k = kept, t = trimmed, o = overflow."""
+    names = {"k": "kept", "t": "trimmed", "o": "overflow"}
+    return [
+        LedgerRow(group=n, entry_ids=[f"u{n}", f"a{n}"], tokens=n, status=names[letter])
+        for n, letter in enumerate(statuses, start=1)
+    ]
+
+
+def test_ledger_excerpt_frame_keeps_the_ends_and_both_sides_of_the_cut() -> None:
+    frame = ledger_excerpt_frame(_rows("tttttttttkkkkkkkkk"))  # 18 groups, cut before 10
+    assert list(frame["group"]) == [1, 2, 3, "…", 8, 9, "cut", 10, 11, "…", 16, 17, 18]
+    assert list(frame["status"].iloc[[3, 9]]) == ["4 more groups", "4 more groups"]
+    assert frame["status"].iloc[6].startswith("groups above are left out")
+    assert records(frame.iloc[[7]]) == [(10, 2, "u10", "a10", 10, "kept")]
+
+
+def test_ledger_excerpt_frame_without_a_cut_or_with_few_groups() -> None:
+    everything = ledger_excerpt_frame(_rows("kkkkkkkkkk"))
+    assert list(everything["group"]) == [1, 2, 3, "…", 8, 9, 10]
+    assert everything["status"].iloc[3] == "4 more groups"
+    assert list(ledger_excerpt_frame(_rows("tko"), edge=1, around_cut=1)["group"]) == [
+        1, "cut", 2, 3,
+    ]  # fmt: skip
+    assert list(ledger_excerpt_frame(_rows("ttkk"))["group"]) == [1, 2, "cut", 3, 4]
+
+
+def test_kept_range_frame_reports_build_context_for_each_estimator_and_window() -> None:
+    frame = kept_range_frame(
+        chapter_fixture(),
+        [31, 19, 40],
+        reserved_output=4,
+        safety_margin=2,
+        estimators={"fixture": fixture_estimator()},
+    )
+    assert records(frame) == [
+        ("fixture", 31, 22, 22, 2, "u2", "a3", 7, "trimmed"),
+        ("fixture", 19, 10, 15, 1, "u3", "a3", 5, "single_group_overflow"),
+        ("fixture", 40, 31, 29, 3, "u1", "a3", 9, "within_budget"),
+    ]
+    after = kept_range_frame(
+        chapter_fixture_after_compaction(),
+        [31],
+        reserved_output=4,
+        safety_margin=2,
+        estimators={"fixture": fixture_estimator()},
+    )
+    # the summary is paid (12 = 5 + 7) but is not a group
+    assert records(after) == [("fixture", 31, 22, 12, 1, "u4", "a4", 2, "trimmed")]
+
+
+def test_pi_compactions_frame_compares_pi_cut_with_build_context() -> None:
+    v3 = import_pi_session(V3_TREE)
+    frame = pi_compactions_frame(v3, estimate_tokens=chars_estimator(), keep_recent_tokens=30)
+    [row] = records(frame)
+    compaction, tokens_before, pi_first, moved, ours, same = row
+    assert (compaction, tokens_before, pi_first) == ("e14", 48213, "e12")
+    assert "pi keeps from e13" in moved and "e12" in moved  # the importer's move-back note
+    # groups before e14 cost 49, 36, 11: with 30 for messages only [e12, e13] fits
+    assert (ours, same) == ("e12", True)
+    roomy = pi_compactions_frame(v3, estimate_tokens=chars_estimator())
+    assert records(roomy)[0][4:] == ("e02", False)  # 20,000 tokens keep the whole path
+
+    none = pi_compactions_frame(import_pi_session(SAMPLE), estimate_tokens=chars_estimator())
+    assert none.empty and list(none.columns) == list(frame.columns)

@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from . import lab_11_1, lab_11_2, lab_11_3, lab_11_4, lab_11_5, start_here, transfer
+from . import (
+    lab_11_1,
+    lab_11_2,
+    lab_11_3,
+    lab_11_4,
+    lab_11_5,
+    real_session,
+    start_here,
+    transfer,
+)
 from .cells import Cell
 
 NOTEBOOKS: dict[str, list[Cell]] = {
@@ -13,4 +22,5 @@ NOTEBOOKS: dict[str, list[Cell]] = {
     "04-lab-11.4-create-compaction.ipynb": lab_11_4.CELLS,
     "05-lab-11.5-resume-compaction.ipynb": lab_11_5.CELLS,
     "06-transfer-budget-ledger.ipynb": transfer.CELLS,
+    "07-beyond-the-fixture-real-session.ipynb": real_session.CELLS,
 }

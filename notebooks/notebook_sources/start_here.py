@@ -23,10 +23,11 @@ CELLS: list[Cell] = [
           anything (Labs 11.1, 11.4), and the next projection starts from the newest
           summary (Lab 11.5).
 
-        Every notebook works on the chapter's ten-entry fixture, so each number
-        (7 / 7 / 15, 31 → 28 → 24 → 22) can be checked by hand. Every table is
-        computed by `course_lib`, the tested reference implementation; nothing in
-        an output is typed by hand.
+        Every lab notebook works on the chapter's ten-entry fixture, so each number
+        (7 / 7 / 15, 31 → 28 → 24 → 22) can be checked by hand; the last notebook
+        runs the same functions on a real pi session. Every table is computed by
+        `course_lib`, the tested reference implementation; nothing in an output is
+        typed by hand.
         """
     ),
     code(
@@ -44,6 +45,11 @@ CELLS: list[Cell] = [
         One notebook per lab, in the chapter's order. The chapter's own section
         titles (Chinese) are given so you can read the chapter alongside. The
         transfer exercise is optional in the chapter and has no numbered checks.
+        After it, *Beyond the fixture* opens a real pi session
+        (`data/pi-sessions/large-session.v1.jsonl`): importing it, its
+        interactions, the budget under pi's defaults and under a smaller window,
+        compaction, and two token estimators side by side. It goes beyond the
+        chapter, so it has no section title and no numbered checks either.
         """
     ),
     code("lab_map_frame()"),
@@ -86,7 +92,8 @@ CELLS: list[Cell] = [
         cell that runs the checks on *your* practice package (its output depends on
         your code, it starts with `# NBVAL_IGNORE_OUTPUT`), and charts, whose
         pictures are not compared; the data each chart draws is always printed as a
-        compared table next to it. The notebooks are generated from
+        compared table next to it (summarised where a real session gives it hundreds
+        of rows). The notebooks are generated from
         `notebooks/notebook_sources/` by `notebooks/build.py`, so a change to a lesson is made
         there and the notebooks rebuilt.
         """
