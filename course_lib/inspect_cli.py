@@ -170,11 +170,19 @@ def _explain(
         )
     newest_trimmed = [row for row in ledger if row.status == "trimmed"][-1]
     used = sum(row.tokens for row in kept)
+    older = newest_trimmed.group - 1
+    left_out = "it is left out" if older == 0 else f"it and {_groups(older, 'older')} are left out"
     return (
-        f"the newest {len(kept)} groups fit in {room:,} tokens ({used:,} used); adding group "
-        f"{newest_trimmed.group} ({newest_trimmed.tokens:,} tokens) would not, so it and the "
-        f"{newest_trimmed.group - 1} older groups are left out"
+        f"{'the newest group fits' if len(kept) == 1 else f'the newest {len(kept)} groups fit'}"
+        f" in {room:,} tokens ({used:,} used); adding group "
+        f"{newest_trimmed.group} ({newest_trimmed.tokens:,} tokens) would not, so {left_out}"
     )
+
+
+def _groups(count: int, adjective: str = "") -> str:
+    """``1 group`` / ``3 older groups``: the count with its noun in the right number."""
+    noun = "group" if count == 1 else "groups"
+    return " ".join(part for part in (str(count), adjective, noun) if part)
 
 
 def inspect_entries(
@@ -443,12 +451,37 @@ def _non_negative_int(text: str) -> int:
     return value
 
 
+_DESCRIPTION = """\
+Show what a session file holds and what a model call would keep.
+
+The file is a course JSONL session or a real pi session (detected from the
+first line). The report lists the entries, the notes an import made, the
+deduction table (window, system, reserved output, safety margin, summary), a
+compact per-group ledger (oldest groups, the cut, newest groups) and the kept
+range with the reason. Defaults follow pi: a 200,000-token window with 16,384
+tokens reserved for the answer, and pi's own characters/4 estimate."""
+
+_EPILOG = """\
+examples:
+  course-lab inspect data/pi-sessions/large-session.v1.jsonl
+  course-lab inspect data/pi-sessions/large-session.v1.jsonl --max-tokens 50000
+  course-lab inspect data/pi-sessions/large-session.v1.jsonl --estimator bpe
+  course-lab inspect data/chapter11/fixture.jsonl --estimator fixture \\
+      --max-tokens 31 --reserved-output 4 --safety-margin 2     (the chapter's 31 / 4 / 2)
+  course-lab inspect my-session.jsonl --format json > report.json
+
+exit status: 0 the report was printed, 2 bad input (missing file, a line that
+is not valid JSON or not a session entry, an unknown --leaf)."""
+
+
 def register(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``inspect FILE [...]`` to a ``course-lab`` subparsers object."""
     parser = subparsers.add_parser(
         "inspect",
-        help="show what a session file holds and what a model call would keep",
-        description=__doc__.split("\n\n")[1] if __doc__ else None,
+        help="Show what a session file holds and what a model call would keep.",
+        description=_DESCRIPTION,
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("file", metavar="FILE", help="a course JSONL session or a pi session file")
     parser.add_argument(

@@ -170,6 +170,27 @@ def test_inspect_a_course_file_reproduces_the_chapter_table(
     assert "reason: trimmed" in out
 
 
+@pytest.mark.parametrize(
+    ("max_tokens", "sentence"),
+    [
+        (31, "the newest 2 groups fit in 22 tokens (22 used); adding group 1 (7 tokens) "
+             "would not, so it is left out"),
+        (26, "the newest group fits in 17 tokens (15 used); adding group 2 (7 tokens) "
+             "would not, so it and 1 older group are left out"),
+    ],
+)  # fmt: skip
+def test_inspect_explains_the_cut_in_a_sentence(
+    course_lab: Runner, tmp_path: Path, max_tokens: int, sentence: str
+) -> None:
+    file = write_course_file(tmp_path, chapter_fixture())
+    status, out, _ = course_lab(
+        str(file), "--estimator", "fixture", "--max-tokens", str(max_tokens),
+        "--reserved-output", "4", "--safety-margin", "2",
+    )  # fmt: skip
+    assert status == 0
+    assert out.splitlines()[-1] == f"reason: trimmed: {sentence}"
+
+
 def test_inspect_a_course_file_after_compaction_pays_for_the_summary(
     course_lab: Runner, tmp_path: Path
 ) -> None:
