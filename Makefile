@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test lab lint bench clean
+.PHONY: test lab lint bench notebooks clean
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is required"'
@@ -30,6 +30,10 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks
+
+# Re-execute the notebooks from notebooks/notebook_sources/ and store them with outputs.
+notebooks: $(STAMP)
+	$(BIN)/python notebooks/build.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
