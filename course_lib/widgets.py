@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import io
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -265,7 +266,7 @@ def _outcome_html(result: BuildContextResult) -> str:
     )
 
 
-class _BudgetSliders:
+class _BudgetSliders(ABC):
     """The three budget sliders and the redraw they trigger; subclasses say what to draw."""
 
     widget: widgets.Widget  # the whole explorer, built by the subclass
@@ -289,8 +290,9 @@ class _BudgetSliders:
     def _on_change(self, change: dict[str, Any]) -> None:
         self.refresh()
 
+    @abstractmethod
     def refresh(self) -> None:
-        raise NotImplementedError
+        """Redraw everything from the current slider values."""
 
     def _budget_text(self) -> str:
         return (
