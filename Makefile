@@ -21,8 +21,9 @@ test: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/pytest --nbval --nbval-current-env tests notebooks
 
+# .venv/bin leads the PATH, so `course-lab` works in JupyterLab's terminals.
 lab: $(STAMP)
-	$(BIN)/jupyter lab notebooks
+	PATH="$(abspath $(BIN)):$$PATH" $(BIN)/jupyter lab notebooks
 
 lint: $(STAMP)
 	$(BIN)/ruff check --fix .

@@ -61,7 +61,8 @@ def your_turn_cells(lab: str, what: str) -> list[Cell]:
             f"""
             ## Your turn
 
-            1. Create your practice package once, in the repository root:
+            1. Create your practice package once, in a terminal in the repository
+               root (in a terminal outside JupyterLab, type `.venv/bin/course-lab`):
                `course-lab practice 11` creates `practice/ch11`, a copy of the
                chapter's modules in which every lab's code is replaced by
                `raise LabNotImplemented(...)`.

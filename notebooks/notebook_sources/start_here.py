@@ -79,6 +79,11 @@ CELLS: list[Cell] = [
         lab notebook has a **Your turn** section that says which functions the lab
         asks for and runs the checks on your package when it exists.
 
+        In a terminal opened inside JupyterLab (started by `make lab`),
+        `course-lab` is on the PATH. In any other terminal, run it as
+        `.venv/bin/course-lab` from the repository root, or run
+        `source .venv/bin/activate` first.
+
         ## How the stored outputs are meant to be used
 
         The notebooks are stored *executed*: every output you see is what the
