@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# Extra options for JupyterLab, e.g. make lab LAB_ARGS="--no-browser --port 8890"
+LAB_ARGS ?=
 
 .PHONY: test lab lint bench notebooks clean
 
@@ -21,9 +23,10 @@ test: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/pytest --nbval --nbval-current-env tests notebooks
 
-# .venv/bin leads the PATH, so `course-lab` works in JupyterLab's terminals.
+# JupyterLab serves the repository root, so its file browser shows practice/ and its
+# terminals open where `.venv/bin/course-lab` runs; it opens the start page in notebooks/.
 lab: $(STAMP)
-	PATH="$(abspath $(BIN)):$$PATH" $(BIN)/jupyter lab notebooks
+	$(BIN)/jupyter lab --ServerApp.root_dir=. notebooks/00-start-here.ipynb $(LAB_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check --fix .

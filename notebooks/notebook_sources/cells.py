@@ -49,7 +49,7 @@ def fixture_cells() -> list[Cell]:
 
 
 PRACTICE_HINT = (
-    "No practice package yet: run `course-lab practice 11` in the repository root, "
+    "No practice package yet: run `.venv/bin/course-lab practice 11` in the repository root, "
     "then run this cell again."
 )
 
@@ -62,12 +62,12 @@ def your_turn_cells(lab: str, what: str) -> list[Cell]:
             ## Your turn
 
             1. Create your practice package once, in a terminal in the repository
-               root (in a terminal outside JupyterLab, type `.venv/bin/course-lab`):
-               `course-lab practice 11` creates `practice/ch11`, a copy of the
+               root (where JupyterLab's *File → New → Terminal* opens):
+               `.venv/bin/course-lab practice 11` creates `practice/ch11`, a copy of the
                chapter's modules in which every lab's code is replaced by
                `raise LabNotImplemented(...)`.
             2. For this lab, implement {what}.
-            3. Check it: `course-lab check {lab} --impl practice/ch11`, which runs the
+            3. Check it: `.venv/bin/course-lab check {lab} --impl practice/ch11`, which runs the
                same checks as
                `.venv/bin/pytest tests/test_lab_{lab.replace(".", "_")}.py --impl practice/ch11`.
 

@@ -540,9 +540,9 @@ CELLS: list[Cell] = [
         repository root, ask the command line for the same report in one go:
 
         ```bash
-        course-lab inspect FILE
-        course-lab inspect FILE --max-tokens 50000 --estimator bpe
-        course-lab inspect FILE --format json
+        .venv/bin/course-lab inspect FILE
+        .venv/bin/course-lab inspect FILE --max-tokens 50000 --estimator bpe
+        .venv/bin/course-lab inspect FILE --format json
         ```
 
         The next cell runs `course-lab inspect` on the sample with the

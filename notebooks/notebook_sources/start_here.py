@@ -59,12 +59,14 @@ CELLS: list[Cell] = [
         """
         ## Running one lab's checks
 
-        From the repository root, any of these runs the checks of Lab 11.3:
+        From the repository root, any of these runs the checks of Lab 11.3
+        (JupyterLab's *File → New → Terminal* opens there when you started it
+        with `make lab`):
 
         ```bash
         .venv/bin/pytest -m lab_11_3
         .venv/bin/pytest tests/test_lab_11_3.py
-        course-lab check 11.3
+        .venv/bin/course-lab check 11.3
         ```
 
         Each lab notebook ends by running its own checks with
@@ -73,16 +75,14 @@ CELLS: list[Cell] = [
 
         ## Practising a lab
 
-        `course-lab practice 11` creates `practice/ch11`: the chapter's modules with
-        each lab's code replaced by a `LabNotImplemented` error. Implement one lab at
-        a time and check it with `course-lab check 11.3 --impl practice/ch11`. Each
-        lab notebook has a **Your turn** section that says which functions the lab
-        asks for and runs the checks on your package when it exists.
-
-        In a terminal opened inside JupyterLab (started by `make lab`),
-        `course-lab` is on the PATH. In any other terminal, run it as
-        `.venv/bin/course-lab` from the repository root, or run
-        `source .venv/bin/activate` first.
+        `.venv/bin/course-lab practice 11` creates `practice/ch11`: the chapter's
+        modules with each lab's code replaced by a `LabNotImplemented` error.
+        Implement one lab at a time (JupyterLab's file browser shows `practice/`
+        next to `notebooks/`) and check it with
+        `.venv/bin/course-lab check 11.3 --impl practice/ch11`. Each lab notebook
+        has a **Your turn** section that says which functions the lab asks for and
+        runs the checks on your package when it exists. After
+        `source .venv/bin/activate`, plain `course-lab` works too.
 
         ## How the stored outputs are meant to be used
 

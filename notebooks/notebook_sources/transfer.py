@@ -136,9 +136,10 @@ CELLS: list[Cell] = [
         ## Your turn
 
         The transfer exercise has no starter region: the `practice/ch11/ledger.py`
-        that `course-lab practice 11` writes already holds the reference
-        `budget_ledger`. Replace its body with your own (`course-lab practice 11
-        --force` brings the reference back). Do not copy the selection rules into
+        that `.venv/bin/course-lab practice 11` writes already holds the reference
+        `budget_ledger`. Replace its body with your own (keep a copy of the
+        reference: `practice 11 --force` would bring it back, but it rewrites
+        every generated file, your labs included). Do not copy the selection rules into
         it: read the plan that `build_context` follows, which your Labs 11.3 and
         11.5 code builds.
 
