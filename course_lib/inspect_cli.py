@@ -1,12 +1,6 @@
 """``course-lab inspect FILE``: what a session file holds and what a model call would keep.
 
-It reads a course JSONL session or a real pi session (detected from the first
-line), then prints the entries, the notes an import made, the deduction table
-(window, system, reserved output, safety margin, summary), a compact per-group
-ledger (oldest groups, the cut, newest groups) and the kept range with the
-reason. Defaults follow pi: a 200,000-token window with 16,384 tokens reserved
-for the answer, and pi's own characters/4 estimate.
-
+What the report shows is told to the user in ``_DESCRIPTION`` (the command's help).
 The work is pure (``inspect_entries`` builds an ``InspectReport``; two
 renderers turn it into text); only ``run`` reads the file and writes output.
 """
@@ -170,19 +164,15 @@ def _explain(
         )
     newest_trimmed = [row for row in ledger if row.status == "trimmed"][-1]
     used = sum(row.tokens for row in kept)
+    fit = "the newest group fits" if len(kept) == 1 else f"the newest {len(kept)} groups fit"
     older = newest_trimmed.group - 1
-    left_out = "it is left out" if older == 0 else f"it and {_groups(older, 'older')} are left out"
-    return (
-        f"{'the newest group fits' if len(kept) == 1 else f'the newest {len(kept)} groups fit'}"
-        f" in {room:,} tokens ({used:,} used); adding group "
-        f"{newest_trimmed.group} ({newest_trimmed.tokens:,} tokens) would not, so {left_out}"
+    left_out = {0: "it is left out", 1: "it and 1 older group are left out"}.get(
+        older, f"it and {older} older groups are left out"
     )
-
-
-def _groups(count: int, adjective: str = "") -> str:
-    """``1 group`` / ``3 older groups``: the count with its noun in the right number."""
-    noun = "group" if count == 1 else "groups"
-    return " ".join(part for part in (str(count), adjective, noun) if part)
+    return (
+        f"{fit} in {room:,} tokens ({used:,} used); adding group {newest_trimmed.group} "
+        f"({newest_trimmed.tokens:,} tokens) would not, so {left_out}"
+    )
 
 
 def inspect_entries(
