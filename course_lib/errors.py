@@ -6,6 +6,8 @@ and the message always names the entry id, field path, line number or call id.
 
 from __future__ import annotations
 
+from .text_rules import escape_controls
+
 __all__ = [
     "BudgetError",
     "CompactionError",
@@ -18,7 +20,15 @@ __all__ = [
 
 
 class CourseError(ValueError):
-    """Base class: the input broke one of the chapter's rules."""
+    """Base class: the input broke one of the chapter's rules.
+
+    Messages repeat ids and text from files nobody checked, so control
+    characters in them are escaped: an id holding a newline or a terminal
+    escape sequence cannot split the message or recolour a terminal.
+    """
+
+    def __init__(self, *args: object) -> None:
+        super().__init__(*(escape_controls(arg) if isinstance(arg, str) else arg for arg in args))
 
 
 class SessionEntryError(CourseError):
