@@ -9,7 +9,7 @@ newest first. History is never changed: the result is a fresh view of it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -18,6 +18,7 @@ from .errors import BudgetError, CompactionError
 from .groups import InteractionGroup, group_interactions
 from .messages import MessageModel, SystemMessage, UserMessage, current_system_message
 from .summary import summary_message
+from .wire import MAX_SAFE_INTEGER
 
 __all__ = [
     "BudgetPlan",
@@ -25,6 +26,7 @@ __all__ = [
     "Estimator",
     "Reason",
     "TokenProjection",
+    "add_in_order",
     "build_context",
     "plan_budget",
 ]
@@ -76,17 +78,47 @@ class BudgetPlan:
 
 
 def _check_budget_number(name: str, value: object) -> Number:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise BudgetError(f"{name} must be a finite number >= 0, got {value!r}")
-    if value < 0:
-        raise BudgetError(f"{name} must be a finite number >= 0, got {value!r}")
+    """A budget number or estimate must be finite, >= 0 and, if an int, within 2**53 - 1."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise BudgetError(f"{name} must be a finite number >= 0, got {_shown(value)}")
+    if isinstance(value, int) and value > MAX_SAFE_INTEGER:
+        raise BudgetError(f"{name} must be at most 2**53 - 1 (9007199254740991), got a larger int")
+    if not math.isfinite(value) or value < 0:
+        raise BudgetError(f"{name} must be a finite number >= 0, got {_shown(value)}")
     return value
+
+
+def _shown(value: object) -> str:
+    """The value as a short repr: a huge int or a long string must not flood the message."""
+    text = repr(value) if not isinstance(value, int) or value.bit_length() < 200 else "a huge int"
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def add_in_order(costs: Iterable[Number]) -> Number:
+    """Add ``costs`` left to right from 0, as the TypeScript course's ``reduce`` does.
+
+    Python's ``sum`` may compensate float rounding (3.12+), which gives other
+    bits than the course for costs such as 0.1 + 0.2 + 0.3.
+    """
+    total: Number = 0
+    for cost in costs:
+        total += cost
+    return total
 
 
 def _price(estimate_tokens: Estimator, message: MessageModel, label: str) -> Number:
     """Ask the estimator about a copy, so it can never change the path."""
     tokens = estimate_tokens(message.model_copy(deep=True))
     return _check_budget_number(f"estimate_tokens result for {label}", tokens)
+
+
+def _group_cost(estimate_tokens: Estimator, group: InteractionGroup) -> Number:
+    """A group costs the sum of its messages, added in path order as the course adds them."""
+    cost = add_in_order(
+        _price(estimate_tokens, entry.message, f"message entry {entry.id}")
+        for entry in group.entries
+    )
+    return _check_budget_number(f"the cost of the group starting at {group.entry_ids[0]}", cost)
 
 
 def _newest_compaction(active_path: Sequence[SessionEntry]) -> CompactionEntry | None:
@@ -202,14 +234,13 @@ def plan_budget(
     # --- Lab 11.3 budget projection: begin ---
     message_entries = [entry for entry in candidates if isinstance(entry, MessageEntry)]
     groups = group_interactions(message_entries)
-    group_tokens = [
-        sum(_price(estimate_tokens, e.message, f"message entry {e.id}") for e in group.entries)
-        for group in groups
-    ]
+    group_tokens = [_group_cost(estimate_tokens, group) for group in groups]
 
     available = max(0, max_tokens - system_tokens - reserved_output - safety_margin)
-    first_kept, reason = _select_newest_groups(group_tokens, available - summary_tokens)
-    messages_tokens = summary_tokens + sum(group_tokens[first_kept:])
+    allowance = max(0, available - summary_tokens)  # the summary is paid first, never below 0
+    first_kept, reason = _select_newest_groups(group_tokens, allowance)
+    # Summary first, then the kept groups newest first: the course's order, so floats agree.
+    messages_tokens = summary_tokens + add_in_order(reversed(group_tokens[first_kept:]))
     tokens = TokenProjection(
         max_tokens=max_tokens,
         system=system_tokens,
@@ -219,6 +250,7 @@ def plan_budget(
         available_for_messages=available,
         total=system_tokens + messages_tokens + reserved_output + safety_margin,
     )
+    _check_budget_number("the total of the projection", tokens.total)  # huge floats reach inf
     return BudgetPlan(
         system_message=system,
         summary=summary,

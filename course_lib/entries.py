@@ -15,7 +15,8 @@ from pydantic import ValidationError
 
 from .errors import SessionEntryError
 from .messages import AgentMessage
-from .schema import FiniteNumber, JsonValue, NonBlankStr, NonNegativeNumber, WireModel
+from .schema import FiniteNumber, JsonValue, NonBlankStr, NonNegativeNumber, WireModel, WireStr
+from .text_rules import is_blank
 
 __all__ = [
     "CompactionEntry",
@@ -55,12 +56,12 @@ class CompactionSummary(WireModel):
     """The seven fields that let older facts survive once their messages leave the window."""
 
     goal: NonBlankStr
-    constraints: list[str]
-    completed: list[str]
-    decisions: list[str]
-    changed_files: list[str]
-    unresolved: list[str]
-    next: list[str]
+    constraints: list[WireStr]
+    completed: list[WireStr]
+    decisions: list[WireStr]
+    changed_files: list[WireStr]
+    unresolved: list[WireStr]
+    next: list[WireStr]
 
 
 class CompactionEntry(WireModel):
@@ -120,7 +121,7 @@ def describe_validation_error(error: ValidationError) -> str:
 def _entry_label(entry_id: Any) -> str:
     return (
         f"session entry {entry_id}"
-        if isinstance(entry_id, str) and entry_id.strip()
+        if isinstance(entry_id, str) and not is_blank(entry_id)
         else ("session entry (no id)")
     )
 

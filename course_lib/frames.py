@@ -10,7 +10,6 @@ themselves stay plain Python a student can run anywhere.
 from __future__ import annotations
 
 import json
-import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -40,6 +39,7 @@ from .messages import (
 )
 from .stores import path_to
 from .summary import SUMMARY_LABELS_EN, SUMMARY_LABELS_ZH, render_summary, summary_message
+from .wire import MAX_SAFE_INTEGER
 
 __all__ = [
     "GROUP_COLOURS",
@@ -515,7 +515,7 @@ def untrimmed_message_tokens(path: Sequence[SessionEntry], estimate_tokens: Esti
     ``build_context`` under a budget no path reaches keeps every group.
     """
     return build_context(
-        path, max_tokens=sys.maxsize, estimate_tokens=estimate_tokens
+        path, max_tokens=MAX_SAFE_INTEGER, estimate_tokens=estimate_tokens
     ).tokens.messages
 
 

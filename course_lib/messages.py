@@ -11,7 +11,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Discriminator, Tag, field_validator
 
-from .schema import FiniteNumber, JsonValue, NonBlankStr, NonNegativeNumber, WireModel
+from .schema import FiniteNumber, JsonValue, NonBlankStr, NonNegativeNumber, WireModel, WireStr
 
 __all__ = [
     "AgentMessage",
@@ -67,7 +67,7 @@ class TextContent(WireModel):
 
     _default_tag: ClassVar = ("type", "text")
     type: Literal["text"]
-    text: str
+    text: WireStr
 
 
 class ToolCall(WireModel):
@@ -79,7 +79,7 @@ class ToolCall(WireModel):
     id: NonBlankStr
     name: NonBlankStr
     arguments: JsonValue
-    raw_arguments: str | None = None
+    raw_arguments: WireStr | None = None
 
     @field_validator("raw_arguments", mode="before")
     @classmethod
@@ -122,12 +122,12 @@ class AssistantMessage(WireModel):
     _omit_when_none: ClassVar = ("error_message",)
     role: Literal["assistant"]
     content: list[AssistantContent]
-    provider: str
-    model: str
+    provider: WireStr
+    model: WireStr
     usage: Usage
     stop_reason: StopReason
-    error_message: str | None = None
     timestamp: FiniteNumber
+    error_message: WireStr | None = None  # optional fields come last, as the course writes them
 
     @field_validator("error_message", mode="before")
     @classmethod
@@ -148,9 +148,9 @@ class ToolResultMessage(WireModel):
     tool_call_id: NonBlankStr
     tool_name: NonBlankStr
     content: list[TextContent]
-    details: JsonValue = None
     is_error: bool
     timestamp: FiniteNumber
+    details: JsonValue = None  # optional fields come last, as the course writes them
 
     def _omitted(self, name: str, value: Any) -> bool:
         # ``details`` may be an explicit null (kept); it is omitted only when never given.
@@ -163,9 +163,9 @@ class SystemMessage(WireModel):
     _default_tag: ClassVar = ("role", "system")
     _omit_when_none: ClassVar = ("sections",)
     role: Literal["system"]
-    content: str
-    sections: dict[str, str | None] | None = None
+    content: WireStr
     timestamp: FiniteNumber
+    sections: dict[WireStr, WireStr | None] | None = None  # optional, last as the course writes it
 
     @field_validator("sections", mode="before")
     @classmethod

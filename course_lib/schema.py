@@ -7,21 +7,35 @@ snake_case in Python.
 
 from __future__ import annotations
 
-import math
 from typing import Annotated, Any, ClassVar
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, PlainValidator, StringConstraints
 from pydantic.alias_generators import to_camel
 
-from .wire import copy_json_value
+from .text_rules import is_blank
+from .wire import JsonValueError, check_wire_number, check_wire_string, copy_json_value
 
-__all__ = ["FiniteNumber", "JsonValue", "NonBlankStr", "NonNegativeNumber", "WireModel"]
+__all__ = [
+    "FiniteNumber",
+    "JsonValue",
+    "NonBlankStr",
+    "NonNegativeNumber",
+    "WireModel",
+    "WireStr",
+]
+
+
+def _require_encodable(value: str) -> str:
+    try:
+        return check_wire_string(value)
+    except JsonValueError as error:
+        raise ValueError(error.problem) from None
 
 
 def _require_non_blank(value: str) -> str:
-    if not value.strip():
+    if is_blank(value):
         raise ValueError("must not be blank")
-    return value
+    return _require_encodable(value)
 
 
 def _require_finite_number(value: Any) -> int | float:
@@ -29,9 +43,13 @@ def _require_finite_number(value: Any) -> int | float:
     # and ``True`` must never count as the number 1.
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise ValueError(f"must be a finite number, not {type(value).__name__}")
-    if isinstance(value, float) and not math.isfinite(value):
-        raise ValueError("must be a finite number, not NaN or infinity")
-    return value
+    try:
+        return check_wire_number(value)
+    except JsonValueError as error:
+        problem = "must be a finite number, not NaN or infinity"
+        raise ValueError(
+            problem if error.problem == "non-finite number" else error.problem
+        ) from None
 
 
 def _require_non_negative(value: int | float) -> int | float:
@@ -40,11 +58,17 @@ def _require_non_negative(value: int | float) -> int | float:
     return value
 
 
+WireStr = Annotated[str, StringConstraints(strict=True), AfterValidator(_require_encodable)]
+"""A string that UTF-8 can encode (no lone surrogate), so every entry can be written."""
+
 NonBlankStr = Annotated[str, StringConstraints(strict=True), AfterValidator(_require_non_blank)]
-"""A string that is not empty after trimming whitespace (``"   "`` is blank)."""
+"""A string that is not empty after JavaScript's ``trim`` (``"   "`` and ``"\\ufeff"`` are blank)."""
 
 FiniteNumber = Annotated[int | float, PlainValidator(_require_finite_number)]
-"""A finite int or float; an int stays an int and ``True`` is refused."""
+"""A finite int or float the course can hold; an int stays an int and ``True`` is refused.
+
+Integers beyond JavaScript's safe range (|n| > 2**53 - 1) are refused too.
+"""
 
 NonNegativeNumber = Annotated[FiniteNumber, AfterValidator(_require_non_negative)]
 """A finite number >= 0 (token counts, ``tokensBefore``)."""

@@ -113,7 +113,7 @@ def test_to_wire_lists_keys_in_the_course_order() -> None:
     ]
 
 
-def test_optional_fields_take_their_place_in_the_order_when_present() -> None:
+def test_optional_fields_come_last_as_the_course_writes_them() -> None:
     call = ToolCall(id="c1", name="run", arguments={}, raw_arguments="{}")
     assistant = assistant_message(
         [call], stop_reason="error", error_message="provider failed", timestamp=1
@@ -128,19 +128,19 @@ def test_optional_fields_take_their_place_in_the_order_when_present() -> None:
         "model",
         "usage",
         "stopReason",
-        "errorMessage",
         "timestamp",
+        "errorMessage",
     ]
     assert list(result.to_wire()) == [
         "role",
         "toolCallId",
         "toolName",
         "content",
-        "details",
         "isError",
         "timestamp",
+        "details",
     ]
-    assert list(system.to_wire()["message"]) == ["role", "content", "sections", "timestamp"]
+    assert list(system.to_wire()["message"]) == ["role", "content", "timestamp", "sections"]
 
 
 def test_input_key_order_does_not_matter() -> None:
@@ -196,18 +196,23 @@ def test_ints_stay_ints_and_floats_stay_floats() -> None:
     assert type(entry.message.timestamp) is int
     usage = entry.message.usage
     assert (type(usage.input), type(usage.output), type(usage.total_tokens)) == (int, float, int)
-    assert dumps_line(entry.to_wire()) == line
+    # Written back as JSON.stringify writes numbers: the integral floats lose their ".0".
+    assert dumps_line(entry.to_wire()) == (
+        '{"id":"m","parentId":null,"timestamp":1,"type":"message","message":'
+        '{"role":"assistant","content":[],"provider":"p","model":"m",'
+        '"usage":{"input":3,"output":4,"totalTokens":7},"stopReason":"stop","timestamp":2}}\n'
+    )
 
 
-def test_a_float_tokens_before_reads_back_as_a_float() -> None:
+def test_a_float_written_by_another_tool_as_29_0_reads_back_as_a_float() -> None:
     wire = fixture_wire()["compact-1"]
-    wire["tokensBefore"] = 29.0
-    line = dumps_line(wire)
-    assert '"tokensBefore":29.0' in line
+    line = dumps_line(wire).replace('"tokensBefore":29', '"tokensBefore":29.0')
     entry = parse_session_entry(loads_strict(line))
     assert isinstance(entry, CompactionEntry)
-    assert type(entry.tokens_before) is float
-    assert dumps_line(entry.to_wire()) == line
+    assert type(entry.tokens_before) is float and entry.tokens_before == 29.0
+    # ...and is written back as the course writes it: without ".0".
+    assert dumps_line(entry.to_wire()) == dumps_line(wire)
+    assert '"tokensBefore":29}' in dumps_line(entry.to_wire())
 
 
 def test_dumps_line_refuses_non_finite_numbers() -> None:
@@ -265,7 +270,7 @@ def test_details_may_be_null_and_null_is_written_back() -> None:
     assert isinstance(entry, MessageEntry)
     out = entry.to_wire()
     assert "details" in out["message"] and out["message"]["details"] is None
-    assert list(out["message"]).index("details") == 4
+    assert list(out["message"])[-1] == "details"  # optional fields come last
     assert parse_session_entry(entry).to_wire() == out
 
 
