@@ -9,14 +9,16 @@ newest first. History is never changed: the result is a fresh view of it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Literal
 
 from .entries import CompactionEntry, MessageEntry, SessionEntry, require_session_entries
 from .errors import BudgetError, CompactionError
-from .groups import InteractionGroup, group_interactions
+from .groups import InteractionGroup, split_interactions
 from .messages import MessageModel, SystemMessage, UserMessage, current_system_message
+from .pricing import Estimator, Number, is_read_only
 from .summary import summary_message
 from .wire import MAX_SAFE_INTEGER
 
@@ -31,8 +33,6 @@ __all__ = [
     "plan_budget",
 ]
 
-Number = int | float
-Estimator = Callable[[str | MessageModel], Number]
 Reason = Literal["within_budget", "trimmed", "single_group_overflow"]
 
 
@@ -61,7 +61,11 @@ class BuildContextResult:
 
 @dataclass(frozen=True)
 class BudgetPlan:
-    """Every decision ``build_context`` makes, so views (the ledger) never re-decide them."""
+    """Every decision ``build_context`` makes, so views (the ledger) never re-decide them.
+
+    ``groups`` hold the path's own entries (nothing is copied to decide): read
+    them, never change them; ``build_context`` copies what it returns.
+    """
 
     system_message: SystemMessage | None
     summary: UserMessage | None
@@ -77,8 +81,13 @@ class BudgetPlan:
         return self.groups[self.first_kept_group :]
 
 
+_entry_type = attrgetter("type")  # "message", "metadata" or "compaction", read at C speed
+
+
 def _check_budget_number(name: str, value: object) -> Number:
     """A budget number or estimate must be finite, >= 0 and, if an int, within 2**53 - 1."""
+    if type(value) is int and 0 <= value <= MAX_SAFE_INTEGER:
+        return value  # the common case, decided without the checks below
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise BudgetError(f"{name} must be a finite number >= 0, got {_shown(value)}")
     if isinstance(value, int) and value > MAX_SAFE_INTEGER:
@@ -107,18 +116,33 @@ def add_in_order(costs: Iterable[Number]) -> Number:
 
 
 def _price(estimate_tokens: Estimator, message: MessageModel, label: str) -> Number:
-    """Ask the estimator about a copy, so it can never change the path."""
-    tokens = estimate_tokens(message.model_copy(deep=True))
-    return _check_budget_number(f"estimate_tokens result for {label}", tokens)
+    """Ask the estimator about a copy of ``message``, so it can never change the path.
+
+    An estimator marked ``reads_only`` (the ones this package ships) is given
+    the message itself: it cannot change it, and the copy would cost as much
+    as the pricing.
+    """
+    priced = message if is_read_only(estimate_tokens) else message.model_copy(deep=True)
+    return _check_budget_number(f"estimate_tokens result for {label}", estimate_tokens(priced))
 
 
 def _group_cost(estimate_tokens: Estimator, group: InteractionGroup) -> Number:
-    """A group costs the sum of its messages, added in path order as the course adds them."""
-    cost = add_in_order(
-        _price(estimate_tokens, entry.message, f"message entry {entry.id}")
-        for entry in group.entries
-    )
-    return _check_budget_number(f"the cost of the group starting at {group.entry_ids[0]}", cost)
+    """A group costs the sum of its messages, added in path order as the course adds them.
+
+    The same rule as ``_price``, unrolled: this loop runs once per message of
+    the path, so the label of an error is only written when there is one.
+    """
+    read_only = is_read_only(estimate_tokens)
+    cost: Number = 0
+    for entry in group.entries:
+        message = entry.message
+        tokens = estimate_tokens(message if read_only else message.model_copy(deep=True))
+        if type(tokens) is not int or not 0 <= tokens <= MAX_SAFE_INTEGER:
+            _check_budget_number(f"estimate_tokens result for message entry {entry.id}", tokens)
+        cost += tokens
+    if type(cost) is not int or cost > MAX_SAFE_INTEGER:
+        _check_budget_number(f"the cost of the group starting at {group.entries[0].id}", cost)
+    return cost
 
 
 def _newest_compaction(active_path: Sequence[SessionEntry]) -> CompactionEntry | None:
@@ -214,14 +238,15 @@ def plan_budget(
     _check_budget_number("reserved_output", reserved_output)
     _check_budget_number("safety_margin", safety_margin)
 
-    all_messages = [entry.message for entry in active_path if isinstance(entry, MessageEntry)]
-    system = current_system_message(all_messages)
+    system = current_system_message(
+        [e.message for e in active_path if e.type == "message" and e.message.role == "system"]
+    )
     system_tokens = _price(estimate_tokens, system, "replayed system message") if system else 0
     # --- Lab 11.3: end ---
 
     # Lab 11.5 takes part only when the path holds a compaction: it returns the
     # entries to group (from the first kept entry on) and the summary with its cost.
-    if any(isinstance(entry, CompactionEntry) for entry in active_path):
+    if "compaction" in map(_entry_type, active_path):
         candidates, summary, summary_tokens = _resume_from_newest_compaction(
             active_path, estimate_tokens
         )
@@ -232,8 +257,8 @@ def plan_budget(
     # the fixed costs, pay ``summary_tokens`` from the allowance, keep whole groups
     # newest first (``_select_newest_groups``) and return the ``BudgetPlan``.
     # --- Lab 11.3 budget projection: begin ---
-    message_entries = [entry for entry in candidates if isinstance(entry, MessageEntry)]
-    groups = group_interactions(message_entries)
+    message_entries = [entry for entry in candidates if entry.type == "message"]
+    groups = split_interactions(message_entries)  # the path's own entries: nothing copied yet
     group_tokens = [_group_cost(estimate_tokens, group) for group in groups]
 
     available = max(0, max_tokens - system_tokens - reserved_output - safety_margin)
@@ -288,7 +313,8 @@ def build_context(
     head = [message for message in (plan.system_message, plan.summary) if message is not None]
     kept = [entry for group in plan.kept_groups for entry in group.entries]
     return BuildContextResult(
-        messages=[*head, *(entry.message for entry in kept)],
+        # The head is built fresh for this call; kept messages are copied here, once.
+        messages=[*head, *(entry.message.model_copy(deep=True) for entry in kept)],
         kept_entry_ids=[entry.id for entry in kept],
         reason=plan.reason,
         tokens=plan.tokens,

@@ -86,6 +86,8 @@ _ENTRY_MODELS: dict[str, type[WireModel]] = {
     "compaction": CompactionEntry,
 }
 
+_ENTRY_TYPES = frozenset(_ENTRY_MODELS.values())
+
 # Pydantic puts union members and discriminator tags into error locations;
 # these are not field names, so the path a student reads leaves them out.
 _NOT_A_FIELD = re.compile(r"^(<.*>|str|int|float|bool|none|.*\[.*\])$")
@@ -180,6 +182,8 @@ def require_session_entries(entries: Sequence[Any]) -> None:
     silently ignored instead of reported.
     """
     for position, entry in enumerate(entries):
+        if type(entry) in _ENTRY_TYPES:
+            continue  # the common case, without a (slower) isinstance check
         if not isinstance(entry, MessageEntry | MetadataEntry | CompactionEntry):
             entry_id = entry.get("id") if isinstance(entry, dict) else getattr(entry, "id", None)
             label = _entry_label(entry_id)

@@ -35,6 +35,7 @@ from .messages import (
     UserMessage,
     system_message_text,
 )
+from .pricing import reads_only
 
 __all__ = [
     "BPE_ENCODINGS",
@@ -112,7 +113,7 @@ def chars_estimator(chars_per_token: int | float = 4) -> Estimate:
         characters = sum(_utf16_length(text) for text in priced_texts(value))
         return math.ceil(characters / chars_per_token)
 
-    return estimate
+    return reads_only(estimate)
 
 
 def _load_encoding(name: str) -> Any:
@@ -139,4 +140,4 @@ def bpe_estimator(encoding: str = "o200k_base") -> Estimate:
     def estimate(value: Any) -> int:
         return sum(len(tokenizer.encode_ordinary(text)) for text in priced_texts(value) if text)
 
-    return estimate
+    return reads_only(estimate)

@@ -21,6 +21,7 @@ from .messages import (
     tool_result,
     user_message,
 )
+from .pricing import reads_only
 from .summary import SUMMARY_LABELS_EN, SUMMARY_LABELS_ZH
 
 __all__ = [
@@ -202,4 +203,4 @@ def fixture_estimator() -> Callable[[str | MessageModel], int]:
         tokens = known.get(_signature(value))
         return tokens if tokens is not None else math.ceil(len(text_of(value)) / 4)
 
-    return estimate
+    return reads_only(estimate)

@@ -10,11 +10,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .entries import MessageEntry, SessionEntry
+from .entries import (
+    CompactionEntry,
+    MessageEntry,
+    MetadataEntry,
+    SessionEntry,
+    require_session_entries,
+)
 from .errors import InteractionError
-from .messages import AssistantMessage, SystemMessage, ToolResultMessage, UserMessage
 
-__all__ = ["InteractionGroup", "group_interactions"]
+__all__ = ["InteractionGroup", "group_interactions", "split_interactions"]
 
 
 @dataclass(frozen=True)
@@ -29,7 +34,7 @@ class InteractionGroup:
         return [entry.id for entry in self.entries]
 
 
-@dataclass
+@dataclass(slots=True)
 class _OpenGroup:
     """The interaction being collected, with the tool facts it has seen so far."""
 
@@ -41,15 +46,17 @@ class _OpenGroup:
         """Record ``entry``'s tool facts; a duplicate call id or a second result is an error now."""
         # --- Lab 11.2 interaction groups: begin ---
         message = entry.message
-        if isinstance(message, AssistantMessage):
-            for call in message.tool_calls:
-                if call.id in self.calls:
+        if message.role == "assistant":
+            for block in message.content:
+                if block.type != "toolCall":
+                    continue
+                if block.id in self.calls:
                     raise InteractionError(
-                        f"entry {entry.id}: duplicate tool call id {call.id!r} "
-                        f"(already declared by entry {self.calls[call.id]})"
+                        f"entry {entry.id}: duplicate tool call id {block.id!r} "
+                        f"(already declared by entry {self.calls[block.id]})"
                     )
-                self.calls[call.id] = entry.id
-        elif isinstance(message, ToolResultMessage):
+                self.calls[block.id] = entry.id
+        elif message.role == "toolResult":
             call_id = message.tool_call_id
             if call_id in self.results:
                 raise InteractionError(
@@ -74,39 +81,62 @@ class _OpenGroup:
                 raise InteractionError(
                     f"missing result for call {call_id!r} declared by entry {declared_by}"
                 )
-        return InteractionGroup(entries=[entry.model_copy(deep=True) for entry in self.entries])
+        return InteractionGroup(entries=self.entries)
         # --- Lab 11.2: end ---
 
 
-def group_interactions(entries: Sequence[SessionEntry]) -> list[InteractionGroup]:
-    """Group message entries into interactions; system messages belong to no group.
+def _refuse_non_message(entry: object) -> None:
+    """Say why ``entry`` cannot be grouped: another entry type, or not an entry object at all."""
+    if isinstance(entry, MessageEntry):
+        return  # a subclass of MessageEntry is still a message entry
+    if isinstance(entry, MetadataEntry | CompactionEntry):
+        raise InteractionError(
+            f"entry {entry.id}: a {entry.type} entry is not a message; "
+            "group only the message entries of a path"
+        )
+    require_session_entries([entry])  # a wire dict or a foreign object: names its id
+
+
+def split_interactions(entries: Sequence[SessionEntry]) -> list[InteractionGroup]:
+    """Split message entries into interactions; system messages belong to no group.
 
     Raises ``InteractionError`` naming the entry or call id for a message before
     the first user message, a duplicate call or result, a result for an unknown
-    call, or a call left without a result. Returned groups are deep copies.
+    call, or a call left without a result. The groups hold the caller's own
+    entries: ``build_context`` copies only the messages it returns, and
+    ``group_interactions`` is the copying view for everyone else.
     """
     # --- Lab 11.2 interaction groups: begin ---
     groups: list[InteractionGroup] = []
     current: _OpenGroup | None = None
     for entry in entries:
-        if not isinstance(entry, MessageEntry):
-            raise InteractionError(
-                f"entry {entry.id}: a {entry.type} entry is not a message; "
-                "group only the message entries of a path"
-            )
-        message = entry.message
-        if isinstance(message, SystemMessage):
-            continue
-        if isinstance(message, UserMessage):
+        if type(entry) is not MessageEntry:
+            _refuse_non_message(entry)
+        role = entry.message.role
+        if role == "user":
             if current is not None:
                 groups.append(current.close())
-            current = _OpenGroup(entries=[])
+            current = _OpenGroup(entries=[entry])  # a user message declares no tool facts
+        elif role == "system":
+            continue
         elif current is None:
             raise InteractionError(
-                f"entry {entry.id}: {message.role} message before the first user message"
+                f"entry {entry.id}: {role} message before the first user message"
             )
-        current.add(entry)
+        else:
+            current.add(entry)
     if current is not None:
         groups.append(current.close())
     return groups
     # --- Lab 11.2: end ---
+
+
+def group_interactions(entries: Sequence[SessionEntry]) -> list[InteractionGroup]:
+    """The interactions of ``entries`` as deep copies that share nothing with them.
+
+    Errors are those of ``split_interactions``: the same rules, checked once.
+    """
+    return [
+        InteractionGroup(entries=[entry.model_copy(deep=True) for entry in group.entries])
+        for group in split_interactions(entries)
+    ]

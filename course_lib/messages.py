@@ -260,7 +260,7 @@ def current_system_message(messages: list[MessageModel]) -> SystemMessage | None
     overwritten by name and deleted by ``None``; the timestamp is the first
     system message's. Returns ``None`` when there is no system message.
     """
-    systems = [message for message in messages if isinstance(message, SystemMessage)]
+    systems = [message for message in messages if message.role == "system"]
     if not systems:
         return None
     contents: list[str] = []

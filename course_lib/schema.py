@@ -7,7 +7,9 @@ snake_case in Python.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar
+import copy
+from types import UnionType
+from typing import Annotated, Any, ClassVar, Literal, Self, Union, get_args, get_origin
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, PlainValidator, StringConstraints
 from pydantic.alias_generators import to_camel
@@ -106,6 +108,15 @@ class WireModel(BaseModel):
     # keys). Marking it as a base ``__init__`` keeps it for Python constructors only.
     __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
 
+    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> Self:
+        """A deep copy without ``copy.deepcopy``'s bookkeeping (``model_copy(deep=True)`` uses it).
+
+        A validated model holds only strings, numbers, lists, dicts and other
+        models, and never shares a container between two fields, so a plain
+        walk is a complete copy, several times faster than the generic one.
+        """
+        return _copy_model(self)
+
     def to_wire(self) -> dict[str, Any]:
         """Return a fresh camelCase, JSON-ready dict in the course's key order."""
         wire: dict[str, Any] = {}
@@ -118,6 +129,72 @@ class WireModel(BaseModel):
 
     def _omitted(self, name: str, value: Any) -> bool:
         return name in self._omit_when_none and value is None
+
+
+# The slots every pydantic model has, written directly: ``BaseModel.__setattr__``
+# validates assignments, and a copy of a validated model needs none of that.
+_new_object = object.__new__
+_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
+
+
+def _copy_model(model: WireModel) -> Any:
+    copied = _new_object(type(model))
+    state = copied.__dict__
+    state.update(model.__dict__)
+    for name in _container_fields(type(model)):
+        value = state[name]
+        if value is not None:
+            state[name] = _copy_value(value)
+    _set_fields_set(copied, model.__pydantic_fields_set__.copy())
+    _set_extra(copied, None)
+    _set_private(copied, None)
+    return copied
+
+
+_SCALARS = (str, int, float, bool, type(None))
+_CONTAINER_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _container_fields(model_type: type[WireModel]) -> tuple[str, ...]:
+    """The fields whose values may hold a list, dict or model (the rest are shared as they are)."""
+    fields = _CONTAINER_FIELDS.get(model_type)
+    if fields is None:
+        fields = tuple(
+            name
+            for name, info in model_type.model_fields.items()
+            if not _holds_only_scalars(info.annotation)
+        )
+        _CONTAINER_FIELDS[model_type] = fields
+    return fields
+
+
+def _holds_only_scalars(annotation: Any) -> bool:
+    origin = get_origin(annotation)
+    if origin is Annotated:
+        return _holds_only_scalars(get_args(annotation)[0])
+    if origin is Literal:
+        return True
+    if origin in (Union, UnionType):
+        return all(_holds_only_scalars(arg) for arg in get_args(annotation))
+    return annotation in _SCALARS
+
+
+def _copy_value(value: Any) -> Any:
+    kind = type(value)
+    if kind is list:
+        return [item if type(item) in _SCALARS else _copy_value(item) for item in value]
+    if kind is dict:
+        return {
+            key: item if type(item) in _SCALARS else _copy_value(item)
+            for key, item in value.items()
+        }
+    if kind in _SCALARS:
+        return value
+    if isinstance(value, WireModel):
+        return _copy_model(value)
+    return copy.deepcopy(value)  # not produced by validation; the generic copy is always right
 
 
 def _to_wire_value(value: Any) -> Any:

@@ -13,11 +13,14 @@ from typing import Any
 import pytest
 
 from course_lib import (
+    MessageEntry,
     SystemMessage,
     ToolCall,
     assistant_message,
     build_context,
     chapter_fixture,
+    chapter_fixture_after_compaction,
+    fixture_estimator,
     text,
     tool_result,
     user_message,
@@ -25,6 +28,7 @@ from course_lib import (
 from course_lib.errors import CourseError
 from course_lib.estimators import EstimatorError, bpe_estimator, chars_estimator, priced_texts
 from course_lib.importers import import_pi_session
+from course_lib.pricing import is_read_only
 
 SAMPLE = Path(__file__).resolve().parent.parent / "data" / "pi-sessions" / "large-session.v1.jsonl"
 
@@ -172,3 +176,39 @@ def test_both_estimators_price_the_real_sample_within_a_plausible_ratio() -> Non
     assert chars.kept_entry_ids == bpe.kept_entry_ids
     # pi's 4-characters-per-token guess is within 25% of real BPE counts on this code-heavy session
     assert 0.75 < chars.tokens.messages / bpe.tokens.messages < 1.25
+
+
+# --- reads_only: the shipped estimators are trusted with the path's own messages ---
+
+
+@pytest.mark.parametrize("make", [chars_estimator, bpe_estimator, fixture_estimator])
+def test_the_shipped_estimators_are_marked_and_never_change_what_they_price(make: Any) -> None:
+    estimate = make()
+    assert is_read_only(estimate)
+    path = chapter_fixture_after_compaction()
+    before = [entry.to_wire() for entry in path]
+    for entry in path:
+        if isinstance(entry, MessageEntry):
+            estimate(entry.message)
+    assert [entry.to_wire() for entry in path] == before
+
+
+def test_an_unmarked_estimator_gets_copies_and_cannot_change_the_path() -> None:
+    path = chapter_fixture_after_compaction()
+    before = [entry.to_wire() for entry in path]
+    seen: list[Any] = []
+
+    def vandal(value: Any) -> int:
+        seen.append(value)
+        if not isinstance(value, str) and value.role != "system":
+            value.content.clear()
+        return 1
+
+    assert not is_read_only(vandal)
+    result = build_context(path, max_tokens=100, estimate_tokens=vandal)
+    assert [entry.to_wire() for entry in path] == before
+    by_id = {entry.id: entry for entry in path}
+    kept = result.messages[2:]  # after the system message and the summary
+    assert kept == [by_id[entry_id].message for entry_id in result.kept_entry_ids]
+    on_path = {id(entry.message) for entry in path if isinstance(entry, MessageEntry)}
+    assert not any(id(value) in on_path for value in seen)
