@@ -9,14 +9,30 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import ValidationError
+from pydantic import Field, TypeAdapter, ValidationError
 
 from .errors import SessionEntryError
 from .messages import AgentMessage
-from .schema import FiniteNumber, JsonValue, NonBlankStr, NonNegativeNumber, WireModel, WireStr
+from .schema import (
+    CHECKED_JSON,
+    FiniteNumber,
+    JsonValue,
+    NonBlankStr,
+    NonNegativeNumber,
+    WireModel,
+    WireStr,
+)
 from .text_rules import is_blank
+from .wire import (
+    DEFAULT_LIMITS,
+    JsonLimits,
+    JsonValueError,
+    check_line_limits,
+    copy_json_value,
+    loads_strict,
+)
 
 __all__ = [
     "CompactionEntry",
@@ -24,6 +40,7 @@ __all__ = [
     "MessageEntry",
     "MetadataEntry",
     "SessionEntry",
+    "parse_entry_line",
     "parse_session_entry",
     "require_session_entries",
 ]
@@ -91,10 +108,31 @@ _ENTRY_TYPES = frozenset(_ENTRY_MODELS.values())
 # Pydantic puts union members and discriminator tags into error locations;
 # these are not field names, so the path a student reads leaves them out.
 _NOT_A_FIELD = re.compile(r"^(<.*>|str|int|float|bool|none|.*\[.*\])$")
+_ROLE_TAGS = frozenset({"user", "assistant", "toolResult", "system"})
+_BLOCK_TAGS = frozenset({"text", "toolCall"})
+_TAG_ERRORS = {"union_tag_not_found", "union_tag_invalid"}
+_EXPECTED_TAGS = {"role": "user, assistant, toolResult or system", "type": "text or toolCall"}
 
 
 def _field_path(loc: tuple[str | int, ...]) -> str:
-    return ".".join(str(part) for part in loc if not _NOT_A_FIELD.match(str(part)))
+    """The camelCase field path of an error location, with tags and union members left out.
+
+    A role tag follows ``message``; a block tag follows an index into an
+    assistant message's ``content`` (a user message's blocks are not a union).
+    """
+    parts: list[str | int] = []
+    role: str | int | None = None
+    for part in loc:
+        if _NOT_A_FIELD.match(str(part)):
+            continue
+        if parts and parts[-1] == "message" and role is None and part in _ROLE_TAGS:
+            role = part
+            continue
+        after_index = len(parts) >= 2 and isinstance(parts[-1], int) and parts[-2] == "content"
+        if role == "assistant" and after_index and part in _BLOCK_TAGS:
+            continue
+        parts.append(part)
+    return ".".join(str(part) for part in parts)
 
 
 def _problem(error: dict[str, Any]) -> str:
@@ -103,6 +141,9 @@ def _problem(error: dict[str, Any]) -> str:
         return "unknown field"
     if kind == "missing":
         return "missing field"
+    if kind in _TAG_ERRORS:
+        key = str(error["ctx"]["discriminator"]).strip("'")
+        return f"missing or unknown (expected {_EXPECTED_TAGS.get(key, key)})"
     message = str(error["msg"])
     return message.removeprefix("Value error, ")
 
@@ -112,8 +153,9 @@ def describe_validation_error(error: ValidationError) -> str:
     problems: list[str] = []
     for item in error.errors():
         path = _field_path(item["loc"])
-        if item["type"] == "bad_tag":  # a missing or unknown ``role`` / block ``type``
-            path = f"{path}.{item['ctx']['key']}" if path else item["ctx"]["key"]
+        if item["type"] in _TAG_ERRORS:  # a missing or unknown ``role`` / block ``type``
+            key = str(item["ctx"]["discriminator"]).strip("'")
+            path = f"{path}.{key}" if path else key
         line = f"{path}: {_problem(item)}" if path else _problem(item)
         if line not in problems:
             problems.append(line)
@@ -141,6 +183,17 @@ def parse_session_entry(value: Any) -> SessionEntry:
             f"session entry (no id): expected a JSON object, got {type(value).__name__}"
         )
     label = _entry_label(value.get("id"))
+    try:
+        # One walk copies the value and checks what the schema cannot: plain JSON,
+        # finite and safe numbers, no lone surrogates, a bounded depth.
+        checked = copy_json_value(value)
+    except JsonValueError as error:
+        raise SessionEntryError(f"{label}: {error.path}: {error.problem}") from None
+    return _validate_checked(checked, label)
+
+
+def _validate_checked(value: dict[str, Any], label: str) -> SessionEntry:
+    """Validate a fresh, checked wire dict against the model its ``type`` names."""
     kind = value.get("type")
     if "type" not in value:
         raise SessionEntryError(f"{label}: type: missing field")
@@ -151,9 +204,67 @@ def parse_session_entry(value: Any) -> SessionEntry:
     if model is CompactionEntry:
         return _parse_compaction(value, label)
     try:
-        return model.model_validate(value, by_alias=True, by_name=False)  # type: ignore[return-value]
+        return model.model_validate(  # type: ignore[return-value]
+            value, by_alias=True, by_name=False, context=CHECKED_JSON
+        )
     except ValidationError as error:
         raise SessionEntryError(f"{label}: {describe_validation_error(error)}") from None
+
+
+# --- reading one JSONL line -------------------------------------------------------
+
+# Lines that take the careful path: a lone-surrogate escape, NaN/Infinity, a number
+# that may be beyond the safe range or an exponent (checked by ``copy_json_value``),
+# or a compaction, which always crosses Lab 11.1's parser.
+_CAREFUL = re.compile(r'\\u[dD][89a-fA-F]|NaN|Infinity|\d{16}|\d[eE][-+]?\d{2}|"compaction"')
+_MESSAGE_OR_METADATA: TypeAdapter[MessageEntry | MetadataEntry] = TypeAdapter(
+    Annotated[MessageEntry | MetadataEntry, Field(discriminator="type")]
+)
+_STRING_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"(\s*:)?')
+
+
+def parse_entry_line(text: str, limits: JsonLimits = DEFAULT_LIMITS) -> SessionEntry:
+    """One JSONL line to an entry: what ``parse_session_entry(loads_strict(text))`` returns.
+
+    Most lines are validated straight from their text by pydantic-core, several
+    times faster; a line the fast path cannot vouch for, and every invalid
+    line, takes the careful path, so the result and the error are the same.
+    """
+    check_line_limits(text, limits)
+    if not _CAREFUL.search(text):
+        try:
+            entry = _MESSAGE_OR_METADATA.validate_json(
+                text, by_alias=True, by_name=False, context=CHECKED_JSON
+            )
+        except ValidationError:
+            pass  # the careful path names the problem in the usual words
+        else:
+            # JSON allows a key twice and the fast parser keeps the last; the
+            # course refuses it, so the keys in the text must all be in the entry.
+            if _keys_in_text(text) == _keys_in_entry(entry):
+                return entry
+    try:
+        value = loads_strict(text, limits)
+    except JsonValueError as error:
+        raise SessionEntryError(f"session entry (no id): {error}") from None
+    return parse_session_entry(value)
+
+
+def _keys_in_text(text: str) -> int:
+    """How many object keys the JSON text holds (strings followed by a colon)."""
+    colons = _STRING_TOKEN.findall(text)
+    return len(colons) - colons.count("")
+
+
+def _keys_in_entry(value: Any) -> int:
+    """How many keys the validated value was built from: given fields and JSON object keys."""
+    if isinstance(value, WireModel):
+        return sum(1 + _keys_in_entry(getattr(value, name)) for name in value.model_fields_set)
+    if isinstance(value, list):
+        return sum(_keys_in_entry(item) for item in value)
+    if isinstance(value, dict):
+        return sum(1 + _keys_in_entry(item) for item in value.values())
+    return 0
 
 
 def _parse_compaction(value: dict[str, Any], label: str) -> CompactionEntry:

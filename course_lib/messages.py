@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import Discriminator, Tag, field_validator
+from pydantic import Field, field_validator
 
 from .schema import FiniteNumber, JsonValue, NonBlankStr, NonNegativeNumber, WireModel, WireStr
 
@@ -40,25 +40,6 @@ def _reject_explicit_null(value: Any) -> Any:
     return value
 
 
-def _tag_of(key: str, expected: str) -> Discriminator:
-    """Build a discriminator that reads ``key`` from a dict or a model.
-
-    Tags are wrapped in angle brackets so error paths can drop them and name
-    only real fields (``content.1.arguments``, not ``content.1.toolCall.arguments``).
-    """
-
-    def discriminate(value: Any) -> str | None:
-        tag = value.get(key) if isinstance(value, dict) else getattr(value, key, None)
-        return f"<{tag}>" if isinstance(tag, str) else None
-
-    return Discriminator(
-        discriminate,
-        custom_error_type="bad_tag",
-        custom_error_message=f"missing or unknown (expected {expected})",
-        custom_error_context={"key": key},
-    )
-
-
 # --- content blocks ---------------------------------------------------------
 
 
@@ -87,10 +68,9 @@ class ToolCall(WireModel):
         return _reject_explicit_null(value)
 
 
-AssistantContent = Annotated[
-    Annotated[TextContent, Tag("<text>")] | Annotated[ToolCall, Tag("<toolCall>")],
-    _tag_of("type", "text or toolCall"),
-]
+# Told apart by their tag, natively: pydantic-core reads ``type`` (or ``role``
+# below) and validates only the matching model.
+AssistantContent = Annotated[TextContent | ToolCall, Field(discriminator="type")]
 
 
 class Usage(WireModel):
@@ -174,11 +154,8 @@ class SystemMessage(WireModel):
 
 
 AgentMessage = Annotated[
-    Annotated[UserMessage, Tag("<user>")]
-    | Annotated[AssistantMessage, Tag("<assistant>")]
-    | Annotated[ToolResultMessage, Tag("<toolResult>")]
-    | Annotated[SystemMessage, Tag("<system>")],
-    _tag_of("role", "user, assistant, toolResult or system"),
+    UserMessage | AssistantMessage | ToolResultMessage | SystemMessage,
+    Field(discriminator="role"),
 ]
 """Any of the four messages, told apart by ``role``."""
 

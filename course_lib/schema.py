@@ -11,13 +11,15 @@ import copy
 from types import UnionType
 from typing import Annotated, Any, ClassVar, Literal, Self, Union, get_args, get_origin
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, PlainValidator, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, StringConstraints, ValidationInfo
 from pydantic.alias_generators import to_camel
+from pydantic_core import core_schema
 
-from .text_rules import is_blank
-from .wire import JsonValueError, check_wire_number, check_wire_string, copy_json_value
+from .text_rules import JS_TRIM_WHITESPACE
+from .wire import MAX_SAFE_INTEGER, copy_json_value
 
 __all__ = [
+    "CHECKED_JSON",
     "FiniteNumber",
     "JsonValue",
     "NonBlankStr",
@@ -27,55 +29,99 @@ __all__ = [
 ]
 
 
-def _require_encodable(value: str) -> str:
-    try:
-        return check_wire_string(value)
-    except JsonValueError as error:
-        raise ValueError(error.problem) from None
+# Every rule below runs inside pydantic-core (no Python call per field), so
+# reading a long session file costs little more than parsing its JSON.
+# Lone surrogates and integral floats beyond 2**53 are the two rules that
+# cannot be written this way: the boundary checks them before validating
+# (``copy_json_value`` for Python values, ``loads_strict`` for JSON text).
+
+_FINITE = "must be a finite number"
+_SAFE = "integer outside JavaScript's safe range (|n| <= 2**53 - 1)"
+_NON_NEGATIVE = "must be >= 0"
+_NOT_BLANK = "must not be blank"
+
+# A character JavaScript's ``trim`` would keep: a string holding one is not blank.
+_NOT_TRIM_WHITESPACE = (
+    "[^" + "".join(f"\\u{ord(char):04x}" for char in sorted(JS_TRIM_WHITESPACE)) + "]"
+)
 
 
-def _require_non_blank(value: str) -> str:
-    if is_blank(value):
-        raise ValueError("must not be blank")
-    return _require_encodable(value)
+def _float_only(**constraints: Any) -> core_schema.CoreSchema:
+    """A float, never an int: a Python int that failed the int rule must not pass as a float."""
+    checked = core_schema.float_schema(allow_inf_nan=False, **constraints)
+    return core_schema.json_or_python_schema(
+        json_schema=checked,  # JSON integers come to the int branch first
+        python_schema=core_schema.chain_schema([core_schema.is_instance_schema(float), checked]),
+    )
 
 
-def _require_finite_number(value: Any) -> int | float:
-    # Checked by hand: a union ``int | float`` would report two errors per bad value,
-    # and ``True`` must never count as the number 1.
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ValueError(f"must be a finite number, not {type(value).__name__}")
-    try:
-        return check_wire_number(value)
-    except JsonValueError as error:
-        problem = "must be a finite number, not NaN or infinity"
-        raise ValueError(
-            problem if error.problem == "non-finite number" else error.problem
-        ) from None
+def _numbers(
+    int_rule: core_schema.CoreSchema, float_rule: core_schema.CoreSchema, message: str
+) -> core_schema.CoreSchema:
+    return core_schema.custom_error_schema(
+        core_schema.union_schema([int_rule, float_rule]),
+        custom_error_type="course_number",
+        custom_error_message=message,
+    )
 
 
-def _require_non_negative(value: int | float) -> int | float:
-    if value < 0:
-        raise ValueError("must be >= 0")
-    return value
+_FINITE_NUMBER = core_schema.chain_schema(
+    [
+        _numbers(core_schema.int_schema(strict=True), _float_only(), _FINITE),
+        _numbers(
+            core_schema.int_schema(ge=-MAX_SAFE_INTEGER, le=MAX_SAFE_INTEGER), _float_only(), _SAFE
+        ),
+    ]
+)
+_NON_NEGATIVE_NUMBER = core_schema.chain_schema(
+    [_FINITE_NUMBER, _numbers(core_schema.int_schema(ge=0), _float_only(ge=0), _NON_NEGATIVE)]
+)
+_NON_BLANK_STRING = core_schema.chain_schema(
+    [
+        core_schema.str_schema(strict=True),
+        core_schema.custom_error_schema(
+            core_schema.str_schema(pattern=_NOT_TRIM_WHITESPACE),
+            custom_error_type="course_blank",
+            custom_error_message=_NOT_BLANK,
+        ),
+    ]
+)
 
 
-WireStr = Annotated[str, StringConstraints(strict=True), AfterValidator(_require_encodable)]
-"""A string that UTF-8 can encode (no lone surrogate), so every entry can be written."""
+class _Rule:
+    """An annotation whose whole validation is one pydantic-core schema."""
 
-NonBlankStr = Annotated[str, StringConstraints(strict=True), AfterValidator(_require_non_blank)]
+    def __init__(self, schema: core_schema.CoreSchema) -> None:
+        self.schema = schema
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: Any) -> core_schema.CoreSchema:
+        return self.schema
+
+
+CHECKED_JSON: dict[str, bool] = {"course_lib.checked_json": True}
+"""Validation context meaning: this value is fresh, checked JSON (no copy needed)."""
+
+
+def _copy_unless_checked(value: Any, info: ValidationInfo) -> Any:
+    return value if info.context is CHECKED_JSON else copy_json_value(value)
+
+
+WireStr = Annotated[str, StringConstraints(strict=True)]
+"""A string (the boundary refuses lone surrogates, which UTF-8 cannot write)."""
+
+NonBlankStr = Annotated[str, _Rule(_NON_BLANK_STRING)]
 """A string that is not empty after JavaScript's ``trim`` (``"   "`` and ``"\\ufeff"`` are blank)."""
 
-FiniteNumber = Annotated[int | float, PlainValidator(_require_finite_number)]
+FiniteNumber = Annotated[int | float, _Rule(_FINITE_NUMBER)]
 """A finite int or float the course can hold; an int stays an int and ``True`` is refused.
 
 Integers beyond JavaScript's safe range (|n| > 2**53 - 1) are refused too.
 """
 
-NonNegativeNumber = Annotated[FiniteNumber, AfterValidator(_require_non_negative)]
+NonNegativeNumber = Annotated[int | float, _Rule(_NON_NEGATIVE_NUMBER)]
 """A finite number >= 0 (token counts, ``tokensBefore``)."""
 
-JsonValue = Annotated[Any, AfterValidator(copy_json_value)]
+JsonValue = Annotated[Any, AfterValidator(_copy_unless_checked)]
 """Any plain JSON value, checked for finiteness and deep-copied on the way in."""
 
 

@@ -23,6 +23,7 @@ __all__ = [
     "MAX_SAFE_INTEGER",
     "JsonLimits",
     "JsonValueError",
+    "check_line_limits",
     "check_wire_number",
     "check_wire_string",
     "copy_json_value",
@@ -72,7 +73,8 @@ _ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _check_limits(text: str, limits: JsonLimits) -> None:
+def check_line_limits(text: str, limits: JsonLimits = DEFAULT_LIMITS) -> None:
+    """Refuse a line too long, too deeply nested or holding too many containers to parse safely."""
     if len(text) > limits.max_line_chars:
         raise JsonValueError(
             "", f"line is {len(text)} characters long (the limit is {limits.max_line_chars})"
@@ -117,7 +119,7 @@ def loads_strict(text: str, limits: JsonLimits = DEFAULT_LIMITS) -> Any:
     which can name the field; lone surrogates are found here, where their
     escape (``\\ud800``) is still visible in the text.
     """
-    _check_limits(text, limits)
+    check_line_limits(text, limits)
     value = json.loads(
         text, parse_constant=_reject_constant, object_pairs_hook=_reject_duplicate_keys
     )
@@ -163,7 +165,7 @@ def check_wire_number(value: int | float, path: str = "") -> int | float:
             return value
         raise JsonValueError(path, "integer outside JavaScript's safe range (|n| <= 2**53 - 1)")
     if not math.isfinite(value):
-        raise JsonValueError(path, "non-finite number")
+        raise JsonValueError(path, "must be a finite number, not NaN or infinity")
     if MAX_SAFE_INTEGER < abs(value) < 1e21 and value.is_integer():
         raise JsonValueError(path, "integer outside JavaScript's safe range (|n| <= 2**53 - 1)")
     return value

@@ -477,9 +477,9 @@ NON_FINITE = [math.nan, math.inf, -math.inf]
         (
             "calls",
             lambda w, v: w["message"]["content"][0]["arguments"].update(depth=[1, {"x": v}]),
-            "message.content.0.arguments",
+            "message.content.0.arguments.depth.1.x",
         ),
-        ("r-test", lambda w, v: w["message"].update(details={"ms": v}), "message.details"),
+        ("r-test", lambda w, v: w["message"].update(details={"ms": v}), "message.details.ms"),
     ],
     ids=["timestamp", "message-timestamp", "usage", "tokensBefore", "arguments", "details"],
 )
@@ -496,7 +496,7 @@ def test_non_finite_numbers_are_rejected_anywhere(
 @pytest.mark.parametrize("bad", NON_FINITE, ids=["nan", "inf", "-inf"])
 def test_non_finite_metadata_value_is_rejected(bad: float) -> None:
     message = rejected(metadata_wire({"list": [1, bad]}))
-    assert message.startswith("session entry meta-1: value: ")
+    assert message.startswith("session entry meta-1: value.list.1: ")
     assert "finite" in message
     assert rejected(metadata_wire(bad)).startswith("session entry meta-1: value: ")
 
