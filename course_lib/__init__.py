@@ -61,6 +61,7 @@ from .stores import (
     UnterminatedTailWarning,
     messages_on_path,
     path_to,
+    read_session_file,
     recover_jsonl,
 )
 from .summary import (
@@ -124,6 +125,7 @@ __all__ = [
     "messages_on_path",
     "parse_session_entry",
     "path_to",
+    "read_session_file",
     "recover_jsonl",
     "render_summary",
     "summary_message",

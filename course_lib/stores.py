@@ -4,21 +4,30 @@ Both stores keep what ``parse_session_entry`` returns, so a compaction needs no
 store code of its own. In a JSONL file a line is committed by its newline: an
 unterminated last line is a torn write, ignored with a warning and never
 appended after until ``repair()`` moved it aside.
+
+Several ``JsonlSessionStore`` objects (in one process or in several) may share
+one file: every append and every repair holds an advisory lock on
+``<file>.lock`` and first reads the lines the others committed meanwhile.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 import threading
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator, Sequence, Set
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, BinaryIO, Literal
 
-from .entries import MessageEntry, SessionEntry, parse_session_entry
+from filelock import FileLock, Timeout
+
+from .entries import MessageEntry, SessionEntry, parse_entry_line, parse_session_entry
 from .errors import CourseError, SessionFileError, SessionStoreError
 from .messages import MessageModel
-from .wire import dumps_line, loads_strict
+from .text_rules import is_blank
+from .wire import dumps_line
 
 __all__ = [
     "InMemorySessionStore",
@@ -28,8 +37,22 @@ __all__ = [
     "UnterminatedTailWarning",
     "messages_on_path",
     "path_to",
+    "read_session_file",
     "recover_jsonl",
 ]
+
+LOCK_TIMEOUT_SECONDS = 60.0
+"""How long an append or a repair waits for another writer's lock before giving up."""
+
+_ANCHOR_BYTES = 1024
+"""How many committed bytes a store compares again before each append, to notice a rewrite."""
+
+# Flags for os.open: O_BINARY stops Windows from translating newlines, O_NONBLOCK
+# keeps a FIFO swapped in after the check from hanging the open, and O_EXCL (with
+# O_NOFOLLOW where it exists) makes sure a created file is new, never a link's target.
+_BINARY = getattr(os, "O_BINARY", 0)
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | _BINARY
+_CREATE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | _BINARY
 
 
 @dataclass(frozen=True)
@@ -56,11 +79,11 @@ class RepairResult:
     bytes_moved: int
 
 
-def _check_append(known_ids: set[str], entry: SessionEntry) -> str | None:
-    """Why ``entry`` cannot follow the entries in ``known_ids`` (``None`` when it can)."""
-    if entry.id in known_ids:
+def _check_append(entry: SessionEntry, *known: Set[str]) -> str | None:
+    """Why ``entry`` cannot follow the entries whose ids are in ``known`` (``None`` when it can)."""
+    if any(entry.id in ids for ids in known):
         return f"duplicate entry id {entry.id!r}"
-    if entry.parent_id is not None and entry.parent_id not in known_ids:
+    if entry.parent_id is not None and not any(entry.parent_id in ids for ids in known):
         return f"entry {entry.id}: unknown parent {entry.parent_id!r}"
     return None
 
@@ -77,7 +100,7 @@ class InMemorySessionStore:
         """Parse ``entry`` and append a snapshot of it; the caller keeps its own object."""
         snapshot = parse_session_entry(entry)
         with self._lock:
-            problem = _check_append(self._ids, snapshot)
+            problem = _check_append(snapshot, self._ids)
             if problem:
                 raise SessionStoreError(problem)
             self._entries.append(snapshot)
@@ -86,14 +109,40 @@ class InMemorySessionStore:
     def entries(self) -> list[SessionEntry]:
         """Copies of every entry, in append order."""
         with self._lock:
-            return [parse_session_entry(entry) for entry in self._entries]
+            return [
+                entry.model_copy(deep=True) for entry in self._entries
+            ]  # valid snapshots: copy, no re-parse
+
+
+# --- reading JSONL ----------------------------------------------------------
 
 
 def _parse_line(text: str, number: int) -> SessionEntry:
     try:
-        return parse_session_entry(loads_strict(text))
+        return parse_entry_line(text)
     except (CourseError, ValueError) as error:
         raise SessionFileError(f"line {number}: {error}") from error
+
+
+def _parse_lines(numbered: Iterable[tuple[int, str]], known: Set[str]) -> list[SessionEntry]:
+    """Parse committed lines, skipping blank ones; ``known`` holds the ids read before them."""
+    entries: list[SessionEntry] = []
+    new_ids: set[str] = set()
+    for number, line in numbered:
+        if is_blank(line):
+            continue
+        entry = _parse_line(line, number)
+        problem = _check_append(entry, known, new_ids)
+        if problem:
+            raise SessionFileError(f"line {number}: {problem}")
+        entries.append(entry)
+        new_ids.add(entry.id)
+    return entries
+
+
+def _tail_warnings(tail_is_blank: bool, line: int) -> list[UnterminatedTailWarning]:
+    """A whitespace-only tail is ignored silently; any other tail gets one warning."""
+    return [] if tail_is_blank else [UnterminatedTailWarning(line=line)]
 
 
 def recover_jsonl(text: str) -> SessionReadResult:
@@ -104,122 +153,359 @@ def recover_jsonl(text: str) -> SessionReadResult:
     repeats an id or names an unknown parent raises ``SessionFileError`` (``line N``).
     """
     *committed, tail = text.split("\n")
-    entries: list[SessionEntry] = []
-    ids: set[str] = set()
-    for number, line in enumerate(committed, start=1):
-        if not line.strip():
+    entries = _parse_lines(enumerate(committed, start=1), set())
+    return SessionReadResult(entries, _tail_warnings(is_blank(tail), len(committed) + 1))
+
+
+def _decode_line(raw: bytes, number: int) -> str:
+    """Decode one committed line: a newline commits its bytes, so they must be valid UTF-8."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise SessionFileError(f"line {number}: not valid UTF-8") from error
+
+
+def _is_blank_tail(tail: bytes) -> bool:
+    """A tail may end inside a character, so it is decoded leniently: U+FFFD is not blank."""
+    return is_blank(tail.decode("utf-8", errors="replace"))
+
+
+@dataclass(frozen=True)
+class _Scan:
+    """The committed part of some bytes: its entries, its line count and its length."""
+
+    entries: list[SessionEntry]
+    lines: int
+    length: int
+
+
+def _scan_committed(data: bytes, first_line: int, known: Set[str]) -> _Scan:
+    """Decode and parse only the newline-terminated lines: a torn tail may cut a character."""
+    length = data.rfind(b"\n") + 1
+    raw_lines = data[:length].split(b"\n")[:-1]
+    numbered = (
+        (number, _decode_line(raw, number)) for number, raw in enumerate(raw_lines, first_line)
+    )
+    return _Scan(_parse_lines(numbered, known), len(raw_lines), length)
+
+
+def _read_result(data: bytes) -> SessionReadResult:
+    """Chapter 10's rule applied to a file's bytes, so a tail cut mid-character still opens."""
+    scan = _scan_committed(data, 1, set())
+    tail = data[scan.length :]
+    return SessionReadResult(scan.entries, _tail_warnings(_is_blank_tail(tail), scan.lines + 1))
+
+
+# --- the file system --------------------------------------------------------
+
+
+def _file_error(path: Path, problem: str, error: OSError | None = None) -> SessionFileError:
+    """Name only the file, not its folders, and say what went wrong."""
+    reason = f" ({error.strerror or type(error).__name__})" if error is not None else ""
+    return SessionFileError(f"{path.name}: {problem}{reason}")
+
+
+_KINDS = {
+    stat.S_IFDIR: "a directory",
+    stat.S_IFIFO: "a FIFO (named pipe)",
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+    stat.S_IFSOCK: "a socket",
+}
+
+
+def _require_regular_file(path: Path, info: os.stat_result) -> None:
+    """Only a regular file can hold a session: a FIFO could hang a read, /dev/zero never ends."""
+    if not stat.S_ISREG(info.st_mode):
+        kind = _KINDS.get(stat.S_IFMT(info.st_mode), "not a regular file")
+        raise _file_error(path, f"is {kind}, not a session file")
+
+
+def _stat(path: Path) -> os.stat_result:
+    """``os.stat`` (following a link, as opening would) with errors that name the file."""
+    try:
+        return os.stat(path)
+    except FileNotFoundError as error:
+        raise _file_error(path, "no such session file", error) from error
+    except OSError as error:
+        raise _file_error(path, "cannot be read", error) from error
+
+
+@contextmanager
+def _open_for_read(path: Path) -> Iterator[BinaryIO]:
+    """Open ``path`` for reading once it is known to be a regular file (checked twice)."""
+    _require_regular_file(path, _stat(path))
+    try:
+        fd = os.open(path, _READ_FLAGS)
+    except OSError as error:
+        raise _file_error(path, "cannot be read", error) from error
+    with os.fdopen(fd, "rb", buffering=0) as handle:
+        _require_regular_file(path, os.fstat(fd))  # it may have been swapped since the check
+        yield handle
+
+
+def _read_bytes(path: Path) -> tuple[bytes, os.stat_result]:
+    """The whole file and its identity, read from one open handle so both describe one file."""
+    with _open_for_read(path) as handle:
+        try:
+            data = handle.read()
+        except OSError as error:
+            raise _file_error(path, "cannot be read", error) from error
+        return data, os.fstat(handle.fileno())
+
+
+def read_session_file(path: str | os.PathLike[str]) -> SessionReadResult:
+    """Read a session file without creating, touching or locking it (for viewers and reports)."""
+    data, _ = _read_bytes(Path(path))
+    return _read_result(data)
+
+
+def _create_if_missing(path: Path) -> None:
+    """Create an empty file and its folders, leaving an existing one (even a FIFO) untouched."""
+    if os.path.lexists(path):
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise _file_error(path, "its folder cannot be created", error) from error
+    try:
+        os.close(os.open(path, _CREATE_FLAGS, 0o666))
+    except FileExistsError:
+        return  # another process created it first
+    except OSError as error:
+        raise _file_error(path, "cannot be created", error) from error
+
+
+def _write_all(handle: BinaryIO, data: bytes) -> None:
+    """Write every byte (a write may take only part) and sync, so a return means committed."""
+    written = 0
+    while written < len(data):
+        written += handle.write(data[written:]) or 0
+    os.fsync(handle.fileno())
+
+
+def _append_or_undo(handle: BinaryIO, size: int, data: bytes) -> None:
+    """Append ``data``; if that fails part-way, cut the file back to ``size`` (seen under the lock).
+
+    The handle is unbuffered, so a failed write leaves no bytes in a buffer to be
+    flushed later. ``size`` was measured while holding the lock, so the cut can
+    only remove this append's own bytes, never a line another writer committed.
+    """
+    try:
+        _write_all(handle, data)
+    except BaseException:
+        handle.truncate(size)
+        raise
+
+
+def _sidecar_name(path: Path, number: int) -> Path:
+    """``<file>.tail``, then ``<file>.tail.1``, ...: numbered so no earlier tail is replaced."""
+    suffix = ".tail" if number == 0 else f".tail.{number}"
+    return path.with_name(path.name + suffix)
+
+
+def _write_sidecar(path: Path, data: bytes, mode: int) -> Path:
+    """Write ``data`` to a new sidecar; ``O_EXCL`` never reuses a name, even a dangling link's."""
+    number = 0
+    while True:
+        candidate = _sidecar_name(path, number)
+        number += 1
+        if os.path.lexists(candidate):
             continue
-        entry = _parse_line(line, number)
-        problem = _check_append(ids, entry)
-        if problem:
-            raise SessionFileError(f"line {number}: {problem}")
-        entries.append(entry)
-        ids.add(entry.id)
-    warnings = [UnterminatedTailWarning(line=len(committed) + 1)] if tail.strip() else []
-    return SessionReadResult(entries=entries, warnings=warnings)
+        try:
+            fd = os.open(candidate, _CREATE_FLAGS, mode)
+        except FileExistsError:
+            continue  # taken between the check and the open
+        try:
+            with os.fdopen(fd, "wb", buffering=0) as handle:
+                _write_all(handle, data)
+        except BaseException:
+            candidate.unlink(missing_ok=True)  # created exclusively above, so it is ours
+            raise
+        return candidate
+
+
+def _ends_committed(path: Path) -> bool:
+    """True when the file is empty or ends in a newline: there is no tail to move."""
+    with _open_for_read(path) as handle:
+        size = os.fstat(handle.fileno()).st_size
+        if size == 0:
+            return True
+        handle.seek(size - 1)
+        return handle.read(1) == b"\n"
+
+
+# --- the JSONL store --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _FileView:
+    """How far a store has read its file, and enough to notice the file changed under it."""
+
+    identity: tuple[int, int]  # (device, inode): a replaced file is a different file
+    committed: int  # bytes up to and including the last newline read
+    lines: int  # physical lines in those bytes, blank ones included
+    anchor: bytes  # the last committed bytes, compared again before each append
+    tail: bytes  # the bytes after the last newline: nothing, blank, or a torn write
+
+    @property
+    def size(self) -> int:
+        """The file's size as last seen: where an append starts, and where a failed one cuts."""
+        return self.committed + len(self.tail)
+
+
+def _identity(info: os.stat_result) -> tuple[int, int]:
+    """Device and inode: a file renamed over the path keeps the name but not these."""
+    return (info.st_dev, info.st_ino)
 
 
 class JsonlSessionStore:
     """A session kept as one JSON entry per line; every append is one committed line."""
 
-    def __init__(self, path: Path, result: SessionReadResult) -> None:
+    def __init__(self, path: Path, entries: list[SessionEntry], view: _FileView) -> None:
         self.path = path
-        self._entries = result.entries
-        self._ids = {entry.id for entry in result.entries}
-        self._warnings = result.warnings
-        self._lock = threading.Lock()
+        self._entries = entries
+        self._ids = {entry.id for entry in entries}
+        self._view = view
+        self._lock = threading.Lock()  # one thread of this store at a time
+        self._file_lock = FileLock(str(path.with_name(path.name + ".lock")), thread_local=False)
 
     @classmethod
     def open(cls, path: str | os.PathLike[str]) -> JsonlSessionStore:
         """Open (creating the file and its folders when missing) and validate the whole file."""
         file = Path(path)
-        file.parent.mkdir(parents=True, exist_ok=True)
-        file.touch(exist_ok=True)
-        return cls(file, recover_jsonl(_read_text(file)))
+        _create_if_missing(file)
+        data, info = _read_bytes(file)
+        scan = _scan_committed(data, 1, set())
+        committed = data[: scan.length]
+        view = _FileView(
+            identity=_identity(info),
+            committed=scan.length,
+            lines=scan.lines,
+            anchor=committed[-_ANCHOR_BYTES:],
+            tail=data[scan.length :],
+        )
+        return cls(file, scan.entries, view)
 
     def read(self) -> SessionReadResult:
         """Re-read the file: its committed entries and any tail warning."""
-        return recover_jsonl(_read_text(self.path))
+        return read_session_file(self.path)
 
     def entries(self) -> list[SessionEntry]:
-        """Copies of every committed entry, in file order."""
+        """Copies of every committed entry this store has read or written, in file order."""
         with self._lock:
-            return [parse_session_entry(entry) for entry in self._entries]
+            return [
+                entry.model_copy(deep=True) for entry in self._entries
+            ]  # valid snapshots: copy, no re-parse
 
     def append(self, entry: Any) -> None:
         """Parse, then commit ``entry`` as one line; on any failure the file is left as it was."""
         snapshot = parse_session_entry(entry)
-        with self._lock:
-            if self._warnings:
-                line = self._warnings[0].line
-                raise SessionStoreError(
-                    f"{self.path.name}: line {line} is an unterminated tail; "
-                    "call repair() before appending"
-                )
-            problem = _check_append(self._ids, snapshot)
+        line = dumps_line(snapshot.to_wire()).encode("utf-8")
+        with self._lock, self._locked_file("a+b") as handle:
+            self._catch_up(handle)
+            self._refuse_torn_tail()
+            problem = _check_append(snapshot, self._ids)
             if problem:
                 raise SessionStoreError(problem)
-            _append_committed(self.path, dumps_line(snapshot.to_wire()).encode("utf-8"))
-            self._entries.append(snapshot)
-            self._ids.add(snapshot.id)
+            # A whitespace-only tail, which reading ignores, is closed by a newline
+            # first, so the new line is never glued onto it.
+            data = (b"\n" if self._view.tail else b"") + line
+            _append_or_undo(handle, self._view.size, data)
+            self._remember_appended(snapshot, data)
 
     def repair(self) -> RepairResult:
         """Move an unterminated tail, byte for byte, into a sidecar file and truncate after it."""
         with self._lock:
-            data = self.path.read_bytes()
-            cut = data.rfind(b"\n") + 1
-            tail = data[cut:]
-            if not tail:
+            if _ends_committed(self.path):  # no tail right now: nothing to move, nothing to lock
                 return RepairResult(sidecar_path=None, bytes_moved=0)
-            sidecar = _free_sidecar(self.path)
-            sidecar.write_bytes(tail)
-            with self.path.open("r+b") as handle:
-                handle.truncate(cut)
-                handle.flush()
+            with self._locked_file("r+b") as handle:
+                self._catch_up(handle)  # the "tail" may be a line another writer has finished
+                tail = self._view.tail
+                if not tail:
+                    return RepairResult(sidecar_path=None, bytes_moved=0)
+                mode = stat.S_IMODE(os.fstat(handle.fileno()).st_mode)
+                sidecar = _write_sidecar(self.path, tail, mode)  # saved before anything is cut
+                handle.truncate(self._view.committed)
                 os.fsync(handle.fileno())
-            self._warnings = []
-            return RepairResult(sidecar_path=sidecar, bytes_moved=len(tail))
+                self._view = replace(self._view, tail=b"")
+                return RepairResult(sidecar_path=sidecar, bytes_moved=len(tail))
 
-
-def _read_text(path: Path) -> str:
-    data = path.read_bytes()
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
-        raise SessionFileError(f"line {line}: not valid UTF-8") from error
-
-
-def _append_committed(path: Path, line: bytes) -> None:
-    """Append one line; if writing fails part-way, truncate back to the old size.
-
-    Unbuffered, so a failed write leaves no bytes in a buffer to be flushed later
-    (by the truncate or the close). A whitespace-only tail, which reading ignores,
-    is closed by a newline first, so the new line is never glued onto it.
-    """
-    with path.open("a+b", buffering=0) as handle:
-        size = handle.seek(0, os.SEEK_END)
-        if size:
-            handle.seek(size - 1)
-            if handle.read(1) != b"\n":
-                line = b"\n" + line
+    @contextmanager
+    def _locked_file(self, mode: str) -> Iterator[BinaryIO]:
+        """Hold the cross-process lock, then open the file: no cooperating writer runs meanwhile."""
         try:
-            written = 0
-            while written < len(line):
-                written += handle.write(line[written:]) or 0
-            os.fsync(handle.fileno())
-        except BaseException:
-            handle.truncate(size)
-            raise
+            self._file_lock.acquire(timeout=LOCK_TIMEOUT_SECONDS)
+        except Timeout as error:
+            lock_name = Path(self._file_lock.lock_file).name
+            raise SessionStoreError(
+                f"{self.path.name}: another writer has held {lock_name} "
+                f"for more than {LOCK_TIMEOUT_SECONDS:g} s"
+            ) from error
+        try:
+            with self.path.open(mode, buffering=0) as handle:
+                yield handle
+        finally:
+            self._file_lock.release()
+
+    def _catch_up(self, handle: BinaryIO) -> None:
+        """Read the lines other writers committed since this store last looked (only new bytes)."""
+        view = self._view
+        info = os.fstat(handle.fileno())
+        if _identity(info) != view.identity:
+            raise SessionStoreError(
+                f"{self.path.name}: the file was replaced or removed since it was opened; "
+                "open it again"
+            )
+        if info.st_size < view.committed:
+            raise SessionStoreError(
+                f"{self.path.name}: the file shrank from {view.committed} to {info.st_size} "
+                "bytes since this store read it; open it again"
+            )
+        start = view.committed - len(view.anchor)
+        handle.seek(start)
+        data = handle.read()
+        if not data.startswith(view.anchor):
+            raise SessionStoreError(
+                f"{self.path.name}: bytes before offset {view.committed} changed since this "
+                "store read them; open it again"
+            )
+        fresh = data[len(view.anchor) :]
+        scan = _scan_committed(fresh, view.lines + 1, self._ids)
+        self._entries.extend(scan.entries)
+        self._ids.update(entry.id for entry in scan.entries)
+        self._view = replace(
+            view,
+            committed=view.committed + scan.length,
+            lines=view.lines + scan.lines,
+            anchor=(view.anchor + fresh[: scan.length])[-_ANCHOR_BYTES:],
+            tail=fresh[scan.length :],
+        )
+
+    def _refuse_torn_tail(self) -> None:
+        """A line glued onto a torn write would corrupt both, so appends wait for ``repair()``."""
+        if self._view.tail and not _is_blank_tail(self._view.tail):
+            raise SessionStoreError(
+                f"{self.path.name}: line {self._view.lines + 1} is an unterminated tail; "
+                "call repair() before appending"
+            )
+
+    def _remember_appended(self, entry: SessionEntry, data: bytes) -> None:
+        """Advance the view past this store's own line, so the next catch-up skips it."""
+        view = self._view
+        written = view.tail + data  # a closed blank tail became a committed line too
+        self._entries.append(entry)
+        self._ids.add(entry.id)
+        self._view = replace(
+            view,
+            committed=view.size + len(data),
+            lines=view.lines + written.count(b"\n"),
+            anchor=(view.anchor + written)[-_ANCHOR_BYTES:],
+            tail=b"",
+        )
 
 
-def _free_sidecar(path: Path) -> Path:
-    candidate = path.with_name(path.name + ".tail")
-    number = 1
-    while candidate.exists():
-        candidate = path.with_name(f"{path.name}.tail.{number}")
-        number += 1
-    return candidate
+# --- the active path --------------------------------------------------------
 
 
 def path_to(entries: Iterable[SessionEntry], leaf_id: str) -> list[SessionEntry]:
