@@ -8,6 +8,7 @@ snake_case in Python.
 from __future__ import annotations
 
 import copy
+import math
 from types import UnionType
 from typing import Annotated, Any, ClassVar, Literal, Self, Union, get_args, get_origin
 
@@ -29,11 +30,10 @@ __all__ = [
 ]
 
 
-# Every rule below runs inside pydantic-core (no Python call per field), so
-# reading a long session file costs little more than parsing its JSON.
-# Lone surrogates and integral floats beyond 2**53 are the two rules that
-# cannot be written this way: the boundary checks them before validating
-# (``copy_json_value`` for Python values, ``loads_strict`` for JSON text).
+# The rules below run inside pydantic-core (a Python call only for a float), so
+# reading a long session file costs little more than parsing its JSON. Lone
+# surrogates are the one rule left to the boundary (``copy_json_value`` for
+# Python values; JSON text with one fails to parse).
 
 _FINITE = "must be a finite number"
 _SAFE = "integer outside JavaScript's safe range (|n| <= 2**53 - 1)"
@@ -46,13 +46,24 @@ _NOT_TRIM_WHITESPACE = (
 )
 
 
-def _float_only(**constraints: Any) -> core_schema.CoreSchema:
-    """A float, never an int: a Python int that failed the int rule must not pass as a float."""
-    checked = core_schema.float_schema(allow_inf_nan=False, **constraints)
-    return core_schema.json_or_python_schema(
-        json_schema=checked,  # JSON integers come to the int branch first
-        python_schema=core_schema.chain_schema([core_schema.is_instance_schema(float), checked]),
-    )
+def _finite_float(value: Any) -> float:
+    # Only a float reaches this branch of the union when it is not an int.
+    if not isinstance(value, float) or not math.isfinite(value):
+        raise ValueError(_FINITE)
+    return value
+
+
+def _safe_float(value: Any) -> float:
+    # An int that failed the safe-range rule must not pass as a float either (JSON
+    # parsers turn any number into a float on request), nor a float that would be
+    # written as an integer literal beyond the safe range.
+    if not isinstance(value, float) or MAX_SAFE_INTEGER < abs(value) < 1e21:
+        raise ValueError(_SAFE)
+    return value
+
+
+_FINITE_FLOAT = core_schema.no_info_plain_validator_function(_finite_float)
+_SAFE_FLOAT = core_schema.no_info_plain_validator_function(_safe_float)
 
 
 def _numbers(
@@ -67,14 +78,17 @@ def _numbers(
 
 _FINITE_NUMBER = core_schema.chain_schema(
     [
-        _numbers(core_schema.int_schema(strict=True), _float_only(), _FINITE),
+        _numbers(core_schema.int_schema(strict=True), _FINITE_FLOAT, _FINITE),
         _numbers(
-            core_schema.int_schema(ge=-MAX_SAFE_INTEGER, le=MAX_SAFE_INTEGER), _float_only(), _SAFE
+            core_schema.int_schema(ge=-MAX_SAFE_INTEGER, le=MAX_SAFE_INTEGER), _SAFE_FLOAT, _SAFE
         ),
     ]
 )
 _NON_NEGATIVE_NUMBER = core_schema.chain_schema(
-    [_FINITE_NUMBER, _numbers(core_schema.int_schema(ge=0), _float_only(ge=0), _NON_NEGATIVE)]
+    [
+        _FINITE_NUMBER,
+        _numbers(core_schema.int_schema(ge=0), core_schema.float_schema(ge=0), _NON_NEGATIVE),
+    ]
 )
 _NON_BLANK_STRING = core_schema.chain_schema(
     [

@@ -81,11 +81,12 @@ class RepairResult:
 
 def _check_append(entry: SessionEntry, *known: Set[str]) -> str | None:
     """Why ``entry`` cannot follow the entries whose ids are in ``known`` (``None`` when it can)."""
-    if any(entry.id in ids for ids in known):
-        return f"duplicate entry id {entry.id!r}"
-    if entry.parent_id is not None and not any(entry.parent_id in ids for ids in known):
-        return f"entry {entry.id}: unknown parent {entry.parent_id!r}"
-    return None
+    parent_known = entry.parent_id is None
+    for ids in known:
+        if entry.id in ids:
+            return f"duplicate entry id {entry.id!r}"
+        parent_known = parent_known or entry.parent_id in ids
+    return None if parent_known else f"entry {entry.id}: unknown parent {entry.parent_id!r}"
 
 
 class InMemorySessionStore:

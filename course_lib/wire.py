@@ -67,7 +67,7 @@ DEFAULT_LIMITS = JsonLimits()
 """The limits every reader uses unless told otherwise (documented in the README)."""
 
 # A JSON string token, then the brackets outside strings (linear: no nested quantifiers).
-_STRING_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"')
+_STRING_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 _BRACKET = re.compile(r"[\[\]{}]")
 _ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 _SURROGATE = re.compile("[\ud800-\udfff]")

@@ -1,0 +1,158 @@
+"""Reading a JSONL line fast must give exactly what the careful path gives: the entry or the error.
+
+``parse_entry_line`` validates most lines straight from their text; these
+tests hold it to ``parse_session_entry(loads_strict(line))`` on every valid
+entry hypothesis can make, on each kind of line the fast parser alone would
+misjudge, and on white space and escapes that change how keys are counted.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_conformance import valid_entries
+
+from course_lib import CourseError, SessionEntryError, chapter_fixture_after_compaction
+from course_lib.entries import parse_entry_line, parse_session_entry
+from course_lib.wire import dumps_line, loads_strict
+
+
+def careful(line: str) -> Any:
+    """The reference: the strict JSON reader, then the one parser every entry crosses."""
+    return parse_session_entry(loads_strict(line))
+
+
+def outcome(read: Any, line: str) -> tuple[str, Any]:
+    """The entry read, or the problem the error states (without the entry label)."""
+    try:
+        return ("entry", read(line))
+    except (CourseError, ValueError) as error:
+        return ("error", str(error).removeprefix("session entry (no id): "))
+
+
+@settings(max_examples=300, deadline=None)
+@given(valid_entries())
+def test_every_valid_line_reads_the_same_fast(wire: dict[str, Any]) -> None:
+    line = dumps_line(parse_session_entry(wire).to_wire()).rstrip("\n")
+    assert parse_entry_line(line) == careful(line)
+    spaced = json.dumps(json.loads(line), ensure_ascii=False, indent=None)  # ", " and ": "
+    assert parse_entry_line(spaced) == careful(spaced)
+
+
+@settings(max_examples=200, deadline=None)
+@given(valid_entries(), st.data())
+def test_a_key_given_twice_is_refused_wherever_it_is(
+    wire: dict[str, Any], data: st.DataObject
+) -> None:
+    line = dumps_line(parse_session_entry(wire).to_wire()).rstrip("\n")
+    keys = [index for index in range(len(line)) if line.startswith('":', index)]
+    # Repeat one key-value pair right after itself: `"k":v` becomes `"k":v,"k":v`.
+    value = json.loads(line)
+    objects = _objects_with_keys(value)
+    if not objects:
+        return
+    target = data.draw(st.sampled_from(objects))
+    key = data.draw(st.sampled_from(sorted(target)))
+    doubled = _with_duplicate(value, target, key)
+    assert keys  # the line has keys at all
+    fast = outcome(parse_entry_line, doubled)
+    assert fast == outcome(careful, doubled)
+    assert fast[0] == "error" and "duplicate key" in fast[1]
+
+
+def _objects_with_keys(value: Any) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = []
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            if item:
+                found.append(item)
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return found
+
+
+def _with_duplicate(value: Any, target: dict[str, Any], key: str) -> str:
+    """Serialise ``value`` with ``key`` written twice inside ``target``."""
+    marker = "\u0000duplicate\u0000"
+    target[marker] = None
+    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    pair = json.dumps({key: target[key]}, separators=(",", ":"), ensure_ascii=False)[1:-1]
+    return text.replace(json.dumps(marker, ensure_ascii=False) + ":null", pair)
+
+
+FIXTURE_LINES = [
+    dumps_line(entry.to_wire()).rstrip("\n") for entry in chapter_fixture_after_compaction()
+]
+
+
+@pytest.mark.parametrize(
+    ("case", "edit"),
+    [
+        ("NaN inside arguments", lambda line: line.replace('"path":"context.ts"', '"path":NaN')),
+        (
+            "1e400 inside arguments",
+            lambda line: line.replace('"path":"context.ts"', '"path":1e400'),
+        ),
+        (
+            "an unsafe integer inside arguments",
+            lambda line: line.replace('"path":"context.ts"', '"path":9007199254740993'),
+        ),
+        (
+            "an integral float beyond 2**53 inside arguments",
+            lambda line: line.replace('"path":"context.ts"', '"path":1e20'),
+        ),
+        (
+            "a 25-digit timestamp",
+            lambda line: line.replace('"timestamp":7', '"timestamp":1000000000000000000000000', 1),
+        ),
+        ("a lone surrogate", lambda line: line.replace("context.ts", "context\\ud800.ts")),
+        (
+            "a key written twice",
+            lambda line: line.replace('{"path":"context.ts"}', '{"path":"a","path":"b"}'),
+        ),
+        ("an escaped quote before a colon", lambda line: line.replace('"context.ts"', '"a\\":b"')),
+        ("white space before a colon", lambda line: line.replace('"path":', '"path" :')),
+        ("a string that starts with a colon", lambda line: line.replace('"context.ts"', '":x"')),
+    ],
+)
+def test_lines_the_fast_parser_alone_would_misjudge(case: str, edit: Any) -> None:
+    calls = next(line for line in FIXTURE_LINES if '"id":"calls"' in line)
+    line = edit(calls)
+    assert line != calls, case
+    assert outcome(parse_entry_line, line) == outcome(careful, line), case
+
+
+def test_errors_read_the_same_on_both_paths() -> None:
+    calls = next(line for line in FIXTURE_LINES if '"id":"calls"' in line)
+    bad = calls.replace('"timestamp":7', '"timestamp":"7"', 1)
+    with pytest.raises(SessionEntryError) as fast:
+        parse_entry_line(bad)
+    with pytest.raises(SessionEntryError) as slow:
+        careful(bad)
+    assert (
+        str(fast.value)
+        == str(slow.value)
+        == "session entry calls: timestamp: must be a finite number"
+    )
+
+
+def test_a_compaction_always_crosses_the_lab_11_1_parser(monkeypatch: pytest.MonkeyPatch) -> None:
+    import course_lib.entries as entries
+
+    seen: list[str] = []
+    original = entries._parse_compaction
+    monkeypatch.setattr(
+        entries,
+        "_parse_compaction",
+        lambda value, label: seen.append(label) or original(value, label),
+    )
+    compaction = next(line for line in FIXTURE_LINES if '"type":"compaction"' in line)
+    parse_entry_line(compaction)
+    assert seen == ["session entry compact-1"]
