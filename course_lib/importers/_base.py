@@ -8,8 +8,10 @@ problem is never a crash from deep inside and never a silent skip.
 
 from __future__ import annotations
 
+import reprlib
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..errors import CourseError, InteractionError
 
@@ -19,7 +21,17 @@ __all__ = [
     "NoteLog",
     "PiImportError",
     "PiMissingResultError",
+    "shown",
 ]
+
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = _SHORT.maxother = 80
+_SHORT.maxlevel = 3
+
+
+def shown(value: Any) -> str:
+    """A short repr of a value from the file, for messages: a 10 MB list must not become the message."""
+    return _SHORT.repr(value)
 
 
 class PiImportError(CourseError):

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from ._base import NoteKind, NoteLog, PiImportError
+from ..text_rules import is_blank
+from ._base import NoteKind, NoteLog, PiImportError, shown
 from ._pi_summary import map_pi_summary
 
 __all__ = [
@@ -97,11 +98,11 @@ def iso_to_millis(value: Any, *, line: int, entry_id: str, notes: NoteLog) -> in
             raise PiImportError("timestamp is not a finite number", line=line)
         return value
     if not isinstance(value, str):
-        raise PiImportError(f"timestamp must be an ISO string, got {value!r}", line=line)
+        raise PiImportError(f"timestamp must be an ISO string, got {shown(value)}", line=line)
     try:
         moment = datetime.fromisoformat(value)
     except ValueError:
-        raise PiImportError(f"timestamp {value!r} is not an ISO date", line=line) from None
+        raise PiImportError(f"timestamp {shown(value)} is not an ISO date", line=line) from None
     if moment.tzinfo is None:
         notes.aggregate(
             NoteKind.TIMESTAMP_ASSUMED_UTC,
@@ -159,9 +160,9 @@ class Converter:
     def _string(self, value: dict[str, Any], key: str, where: str, line: int) -> str:
         """A required id or name: blank would break pairing, so it is an error, not a guess."""
         found = value.get(key)
-        if not isinstance(found, str) or not found.strip():
+        if not isinstance(found, str) or is_blank(found):
             raise PiImportError(
-                f"{where}.{key} must be a non-blank string, got {found!r}", line=line
+                f"{where}.{key} must be a non-blank string, got {shown(found)}", line=line
             )
         return found
 
@@ -215,7 +216,9 @@ class Converter:
             )
             return fallback
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise PiImportError(f"message.timestamp must be a number, got {value!r}", line=line)
+            raise PiImportError(
+                f"message.timestamp must be a number, got {shown(value)}", line=line
+            )
         return value
 
     # --- messages -------------------------------------------------------------
@@ -281,7 +284,8 @@ class Converter:
                 blocks.append(self._tool_call(block, line, entry_id, where))
             elif kind == "thinking":
                 thinking_blocks += 1
-                thinking_chars += len(str(block.get("thinking", "")))
+                thinking = block.get("thinking")
+                thinking_chars += len(thinking) if isinstance(thinking, str) else 0
             else:
                 self.notes.add(
                     NoteKind.BLOCK_DROPPED,
@@ -310,7 +314,7 @@ class Converter:
             value = usage.get(key, 0)  # the cache counts are absent in some providers' usage
             if isinstance(value, bool) or not isinstance(value, int | float):
                 raise PiImportError(
-                    f"message.usage.{key} must be a number, got {value!r}", line=line
+                    f"message.usage.{key} must be a number, got {shown(value)}", line=line
                 )
             numbers[key] = value
         if "totalTokens" not in usage:
@@ -340,7 +344,7 @@ class Converter:
         mapped = _STOP_REASON_ALIASES.get(value) if isinstance(value, str) else None
         if mapped is None:
             raise PiImportError(
-                f"assistant stopReason {value!r} is not one of {', '.join(_STOP_REASONS)}",
+                f"assistant stopReason {shown(value)} is not one of {', '.join(_STOP_REASONS)}",
                 line=line,
             )
         self.notes.add(
@@ -364,7 +368,9 @@ class Converter:
         if isinstance(error, str):
             wire["errorMessage"] = error
         elif error is not None:
-            raise PiImportError(f"message.errorMessage must be a string, got {error!r}", line=line)
+            raise PiImportError(
+                f"message.errorMessage must be a string, got {shown(error)}", line=line
+            )
         wire["timestamp"] = ts
         used = (
             "role",
@@ -383,7 +389,7 @@ class Converter:
         """A string field that may be empty (provider, model, summary)."""
         found = value.get(key)
         if not isinstance(found, str):
-            raise PiImportError(f"message.{key} must be a string, got {found!r}", line=line)
+            raise PiImportError(f"message.{key} must be a string, got {shown(found)}", line=line)
         return found
 
     def _tool_result(
@@ -393,7 +399,7 @@ class Converter:
         is_error = message.get("isError", False)
         if not isinstance(is_error, bool):
             raise PiImportError(
-                f"message.isError must be true or false, got {is_error!r}", line=line
+                f"message.isError must be true or false, got {shown(is_error)}", line=line
             )
         wire: dict[str, Any] = {
             "role": "toolResult",
@@ -514,7 +520,7 @@ class Converter:
         summary = record.get("summary")
         if not isinstance(summary, str):
             raise PiImportError(
-                f"branch_summary.summary must be a string, got {summary!r}", line=line
+                f"branch_summary.summary must be a string, got {shown(summary)}", line=line
             )
         if not summary:
             self.notes.add(
@@ -536,7 +542,9 @@ class Converter:
         entry_id = base["id"]
         summary = record.get("summary")
         if not isinstance(summary, str):
-            raise PiImportError(f"compaction.summary must be a string, got {summary!r}", line=line)
+            raise PiImportError(
+                f"compaction.summary must be a string, got {shown(summary)}", line=line
+            )
         tokens = record.get("tokensBefore")
         if (
             isinstance(tokens, bool)
@@ -545,7 +553,7 @@ class Converter:
             or tokens < 0
         ):
             raise PiImportError(
-                f"compaction.tokensBefore must be a number >= 0, got {tokens!r}", line=line
+                f"compaction.tokensBefore must be a number >= 0, got {shown(tokens)}", line=line
             )
         first_kept = self._first_kept(record, line)
         mapping = map_pi_summary(summary)
@@ -565,7 +573,7 @@ class Converter:
     def _first_kept(self, record: dict[str, Any], line: int) -> FirstKeptRef:
         """Where pi keeps from: an id (v2+) or a record index (v1)."""
         kept_id = record.get("firstKeptEntryId")
-        if isinstance(kept_id, str) and kept_id.strip():
+        if isinstance(kept_id, str) and not is_blank(kept_id):
             return FirstKeptRef(entry_id=kept_id)
         index = record.get("firstKeptEntryIndex")
         if isinstance(index, int) and not isinstance(index, bool) and index >= 0:

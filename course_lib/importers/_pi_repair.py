@@ -29,7 +29,7 @@ before the first user message gets a synthetic user message in front of it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -221,12 +221,21 @@ class _IdMaker:
 
     def __init__(self, taken: Iterable[str]) -> None:
         self.taken = set(taken)
+        self.next_number: dict[str, int] = {}  # base -> the suffix to try next
 
     def make(self, base: str) -> str:
-        """``base`` if free, else ``base-2``, ``base-3``, ..."""
-        candidate, number = base, 2
+        """``base`` if free, else ``base-2``, ``base-3``, ...
+
+        Each base remembers how far it got: one call on 800 branches would
+        otherwise try 2, 3, ... again for every branch, in quadratic time.
+        """
+        candidate, number = base, self.next_number.get(base, 2)
+        if candidate in self.taken:
+            candidate = f"{base}-{number}"
         while candidate in self.taken:
-            candidate, number = f"{base}-{number}", number + 1
+            number += 1
+            candidate = f"{base}-{number}"
+        self.next_number[base] = number + 1 if candidate != base else number
         self.taken.add(candidate)
         return candidate
 
@@ -282,24 +291,17 @@ def _raise_first_missing(findings: _Findings) -> None:
 
 def _drop_calls(findings: _Findings, by_id: dict[str, Draft], notes: NoteLog) -> None:
     """Remove unanswered call blocks; refuse when another branch answers the same call."""
-    seen: set[tuple[str, str]] = set()
+    dropped: dict[str, set[str]] = {}  # declaring entry -> ids of its calls to remove
     for call, _turn, _close_edge in findings.unanswered:
-        key = (call.entry_id, call.call_id)
-        if key in seen:
+        if call.call_id in dropped.get(call.entry_id, ()):
             continue
-        seen.add(key)
-        if key in findings.answered:
+        if (call.entry_id, call.call_id) in findings.answered:
             raise PiImportError(
                 f"tool call {call.call_id!r} is answered on one branch and not on another, so its "
                 "block cannot be dropped; import with on_missing_result='repair'",
                 line=call.line,
             )
-        message = by_id[call.entry_id].wire["message"]
-        message["content"] = [
-            b
-            for b in message["content"]
-            if not (b.get("type") == "toolCall" and b["id"] == call.call_id)
-        ]
+        dropped.setdefault(call.entry_id, set()).add(call.call_id)
         notes.add(
             NoteKind.MISSING_RESULT_DROPPED,
             call.line,
@@ -307,19 +309,25 @@ def _drop_calls(findings: _Findings, by_id: dict[str, Draft], notes: NoteLog) ->
             f"tool call {call.call_id!r} ({call.name}) has no result: its block was removed "
             "from the assistant message",
         )
+    for entry_id, call_ids in dropped.items():  # one pass per message, however many calls it loses
+        message = by_id[entry_id].wire["message"]
+        message["content"] = [
+            b
+            for b in message["content"]
+            if not (b.get("type") == "toolCall" and b["id"] in call_ids)
+        ]
 
 
 def _plan_results(findings: _Findings) -> dict[Edge, list[_Call]]:
     """Where each unanswered call gets its synthetic result (one per path, never two)."""
-    plan: dict[Edge, list[_Call]] = {}
+    plan: dict[Edge, dict[str, _Call]] = {}
     for call, turn_edge, close_edge in findings.unanswered:
         edge = close_edge if (turn_edge, call.call_id) in findings.late else turn_edge
-        calls = plan.setdefault(edge, [])
-        if all(existing.call_id != call.call_id for existing in calls):
-            calls.append(call)
-    for calls in plan.values():
-        calls.sort(key=lambda c: (c.line if c.line is not None else 0, c.order))
-    return plan
+        plan.setdefault(edge, {}).setdefault(call.call_id, call)
+    return {
+        edge: sorted(calls.values(), key=lambda c: (c.line if c.line is not None else 0, c.order))
+        for edge, calls in plan.items()
+    }
 
 
 def repair_tree(
@@ -405,14 +413,76 @@ def _moved_leaf(
 # --- compactions --------------------------------------------------------------
 
 
-def _ancestors(draft: Draft, by_id: dict[str, Draft]) -> list[Draft]:
-    """The path from the root to ``draft``'s parent, root first."""
-    path: list[Draft] = []
-    current = draft.parent_id
-    while current is not None:
-        path.append(by_id[current])
-        current = by_id[current].parent_id
-    return path[::-1]
+class _PathIndex:
+    """The path from the root to the entry being visited, with running counts for O(1) questions.
+
+    Why: a long session may hold thousands of compactions. Rebuilding each
+    one's path from its parents, then scanning it, would cost time in
+    proportion to the path for every compaction (quadratic for the file); one
+    walk that keeps the current path and a few running counts costs one step
+    per entry.
+    """
+
+    def __init__(self) -> None:
+        self.drafts: list[Draft] = []
+        self.position: dict[str, int] = {}
+        self.messages: list[int] = []  # positions of the path's message entries
+        self.users: list[int] = []  # positions of its user messages
+        self.messages_before: list[int] = []  # per position: messages at earlier positions
+        self.users_before: list[int] = []  # per position: user messages at earlier positions
+
+    def truncate(self, length: int) -> None:
+        """Go back up the tree: keep only the first ``length`` entries of the path."""
+        while len(self.drafts) > length:
+            draft = self.drafts.pop()
+            del self.position[draft.id]
+            self.messages_before.pop()
+            self.users_before.pop()
+            if draft.role:
+                self.messages.pop()
+            if draft.role == "user":
+                self.users.pop()
+
+    def push(self, draft: Draft) -> None:
+        """Go one entry down the tree."""
+        here = len(self.drafts)
+        self.drafts.append(draft)
+        self.position[draft.id] = here
+        self.messages_before.append(len(self.messages))
+        self.users_before.append(len(self.users))
+        if draft.role:
+            self.messages.append(here)
+        if draft.role == "user":
+            self.users.append(here)
+
+    def messages_between(self, start: int, stop: int) -> int:
+        """How many message entries lie at positions ``start`` .. ``stop - 1``."""
+        return self.messages_before[stop] - self.messages_before[start]
+
+    def user_start(self, start: int) -> int | None:
+        """Position of the user message whose interaction holds the path from ``start`` (whole ones only)."""
+        skipped = self.messages_before[start]
+        if skipped == len(self.messages):
+            return None  # no message at or after ``start``
+        first_message = self.messages[skipped]
+        users_up_to = self.users_before[first_message] + (self.drafts[first_message].role == "user")
+        if users_up_to:
+            return self.users[users_up_to - 1]  # the nearest user message at or before it
+        return self.users[0] if self.users else None  # none before: the first one after
+
+
+def _paths_to_compactions(drafts: list[Draft]) -> Iterator[tuple[Draft, _PathIndex]]:
+    """Each compaction with the path from the root to its parent (one depth-first walk)."""
+    children = _children(drafts)
+    path = _PathIndex()
+    stack: list[tuple[Draft, int]] = [(root, 0) for root in reversed(children.get(None, []))]
+    while stack:
+        draft, depth = stack.pop()
+        path.truncate(depth)
+        if draft.first_kept is not None:
+            yield draft, path
+        path.push(draft)
+        stack.extend((kid, depth + 1) for kid in reversed(children.get(draft.id, [])))
 
 
 def _target_id(compaction: Draft, index_ids: dict[int, str]) -> str | None:
@@ -436,15 +506,53 @@ def _describe(draft: Draft) -> str:
     return f"{draft.id} ({kind}, line {draft.line})" if draft.line else f"{draft.id} ({kind})"
 
 
-def _user_start(path: list[Draft], start: int) -> int | None:
-    """Index of the user message whose interaction holds ``path[start]`` (whole interactions only)."""
-    first_message = next((i for i in range(start, len(path)) if path[i].role), None)
-    if first_message is None:
-        return None
-    for i in range(first_message, -1, -1):
-        if path[i].role == "user":
-            return i
-    return next((i for i in range(first_message, len(path)) if path[i].role == "user"), None)
+@dataclass(frozen=True)
+class _Kept:
+    """Where one compaction keeps from, and the note to write when it had to move."""
+
+    entry_id: str
+    note: str | None
+
+
+def _how_far(path: _PathIndex, target: int, start: int) -> str:
+    """How far the first kept entry moved, in words."""
+    moved = start - target
+    if moved < 0:
+        return f"{-moved} entr{'y' if moved == -1 else 'ies'} earlier, so the whole interaction is kept"
+    if path.messages_between(target, start) == 0:
+        return (
+            f"{moved} entr{'y' if moved == 1 else 'ies'} later, past entries the model never sees"
+        )
+    return f"{moved} entries later: the messages between were neither summarised nor kept"
+
+
+def _resolve(
+    compaction: Draft, path: _PathIndex, index_ids: dict[int, str], header_id: str
+) -> _Kept:
+    """The user message a compaction keeps from, on its own path."""
+    target = _target_id(compaction, index_ids)
+    if target == header_id:
+        target = path.drafts[1].id if len(path.drafts) > 1 else header_id
+    if target not in path.position:
+        raise PiImportError(
+            f"compaction first kept entry {target!r} is not on the path before it",
+            line=compaction.line,
+        )
+    position = path.position[target]
+    start = path.user_start(position)
+    if start is None:
+        raise PiImportError(
+            "compaction keeps no user message before it, so the course cannot restore from it",
+            line=compaction.line,
+        )
+    kept = path.drafts[start]
+    if kept.id == target:
+        return _Kept(kept.id, None)
+    return _Kept(
+        kept.id,
+        f"pi keeps from {_describe(path.drafts[position])}; the course keeps whole interactions, "
+        f"so the first kept entry is {_describe(kept)}, {_how_far(path, position, start)}",
+    )
 
 
 def resolve_first_kept(
@@ -455,40 +563,20 @@ def resolve_first_kept(
     pi may keep from an assistant message (a split turn) or from the settings
     entries just before a message; the course keeps whole interactions, so the
     first kept id moves back to the user message that starts that interaction
-    (or forward over metadata only), and a note says how far.
+    (or forward over metadata only), and a note says how far. The walk visits
+    the tree depth first; results are applied in file order, so the first
+    problem reported is the first in the file.
     """
-    by_id = {draft.id: draft for draft in drafts}
+    outcomes: dict[str, _Kept | PiImportError] = {}
+    for compaction, path in _paths_to_compactions(drafts):
+        try:
+            outcomes[compaction.id] = _resolve(compaction, path, index_ids, header_id)
+        except PiImportError as error:
+            outcomes[compaction.id] = error
     for compaction in (d for d in drafts if d.first_kept is not None):
-        path = _ancestors(compaction, by_id)
-        target = _target_id(compaction, index_ids)
-        positions = {draft.id: i for i, draft in enumerate(path)}
-        if target == header_id:
-            target = path[1].id if len(path) > 1 else header_id
-        if target not in positions:
-            raise PiImportError(
-                f"compaction first kept entry {target!r} is not on the path before it",
-                line=compaction.line,
-            )
-        start = _user_start(path, positions[target])
-        if start is None:
-            raise PiImportError(
-                "compaction keeps no user message before it, so the course cannot restore from it",
-                line=compaction.line,
-            )
-        compaction.wire["firstKeptEntryId"] = path[start].id
-        if path[start].id != target:
-            moved = start - positions[target]
-            how = (
-                f"{-moved} entr{'y' if moved == -1 else 'ies'} earlier, so the whole interaction is kept"
-                if moved < 0
-                else f"{moved} entr{'y' if moved == 1 else 'ies'} later, past entries the model never sees"
-                if all(not d.role for d in path[positions[target] : start])
-                else f"{moved} entries later: the messages between were neither summarised nor kept"
-            )
-            notes.add(
-                NoteKind.FIRST_KEPT_MOVED,
-                compaction.line,
-                compaction.id,
-                f"pi keeps from {_describe(by_id[target])}; the course keeps whole interactions, "
-                f"so the first kept entry is {_describe(path[start])}, {how}",
-            )
+        outcome = outcomes[compaction.id]
+        if isinstance(outcome, PiImportError):
+            raise outcome
+        compaction.wire["firstKeptEntryId"] = outcome.entry_id
+        if outcome.note is not None:
+            notes.add(NoteKind.FIRST_KEPT_MOVED, compaction.line, compaction.id, outcome.note)

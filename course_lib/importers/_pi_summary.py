@@ -20,21 +20,19 @@ code blocks and nested lists stay with the item above them.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
+from itertools import takewhile
 from typing import Any
+
+from ..text_rules import is_blank, js_trim
 
 __all__ = ["SummaryMapping", "map_pi_summary"]
 
 GOAL_FALLBACK = "(the pi summary records no goal; see the other fields)"
 IN_PROGRESS_PREFIX = "In progress"
 READ_FILES_LABEL = "Read files"
-
-_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
-_ITEM = re.compile(r"^(?:[-*+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+)(.*)$")
-_TAG = re.compile(r"^<(/?)(read-files|modified-files)>\s*$")
-_NONE = re.compile(r"^\(?\s*none\s*\)?\.?$", re.IGNORECASE)
-_PARENTHETICAL = re.compile(r"\s*\(.*\)\s*$")
+_FILE_TAGS = ("read-files", "modified-files")
+_CHECKBOXES = ("[ ]", "[x]", "[X]")
 
 _LIST_FIELDS = ("constraints", "completed", "decisions", "changedFiles", "unresolved", "next")
 CATCH_ALL = "unresolved"
@@ -64,10 +62,70 @@ class SummaryMapping:
     notes: list[tuple[str, str]]  # (kind, detail)
 
 
+# --- reading one line ---------------------------------------------------------
+# Plain string methods, no regular expressions: each line is scanned a fixed
+# number of times, so a hostile summary (a heading padded with thousands of
+# spaces) costs time in proportion to its length. The pattern these replace,
+# ``^(#{1,6})\s+(.*?)\s*#*\s*$``, let three quantifiers compete for the same
+# spaces and took cubic time.
+
+
+def _heading(line: str) -> tuple[int, str] | None:
+    """``(level, text)`` of an ATX heading (``## Next Steps ##``), or ``None`` for any other line."""
+    level = len(line) - len(line.lstrip("#"))
+    rest = line[level:]
+    if not 1 <= level <= 6 or not rest[:1].isspace():
+        return None  # markdown needs 1-6 hashes and a space after them
+    return level, rest.strip().rstrip("#").rstrip()  # closing hashes are decoration
+
+
+def _item_text(stripped: str) -> str | None:
+    """The text after a list marker (``- ``, ``- [x] ``, ``1. ``, ``2) ``), or ``None``."""
+    if stripped[:1] in ("-", "*", "+"):
+        rest = stripped[1:]
+        if not rest[:1].isspace():
+            return None
+        rest = rest.lstrip()
+        if rest[:3] in _CHECKBOXES and rest[3:4].isspace():
+            rest = rest[3:]
+        return rest.strip()
+    digits = sum(1 for _ in takewhile(str.isdecimal, stripped))
+    rest = stripped[digits + 1 :]
+    if digits and stripped[digits : digits + 1] in (".", ")") and rest[:1].isspace():
+        return rest.strip()
+    return None
+
+
+def _file_tag(stripped: str) -> tuple[bool, str] | None:
+    """``(closing, name)`` for a ``<read-files>`` / ``</modified-files>`` line, else ``None``."""
+    closing = stripped.startswith("</")
+    name = stripped[2 if closing else 1 : -1]
+    if stripped.startswith("<") and stripped.endswith(">") and name in _FILE_TAGS:
+        return closing, name
+    return None
+
+
+def _is_none(item: str) -> bool:
+    """Whether an item is only the empty-section marker: ``(none)``, ``None.``, ``( none )``."""
+    text = item.removesuffix("\n").removesuffix(".").removesuffix(")").rstrip()
+    if text[-4:].lower() != "none":
+        return False
+    before = text[:-4].removeprefix("(")
+    return not before or before.isspace()
+
+
+def _without_parenthetical(text: str) -> str:
+    """``'Next Steps (for the theme work)'`` -> ``'Next Steps'``: from the first ``(`` on."""
+    opening = text.find("(")
+    if opening < 0 or not text.rstrip().endswith(")"):
+        return text
+    return text[:opening].rstrip()
+
+
 def _normalise(heading: str) -> str:
     """``'Next Steps (for the theme work):'`` -> ``'next steps'``."""
-    text = _PARENTHETICAL.sub("", heading.strip().rstrip(":").strip())
-    return re.sub(r"\s+", " ", text).strip().lower()
+    text = _without_parenthetical(heading.strip().rstrip(":").strip())
+    return " ".join(text.split()).lower()
 
 
 def _label(heading: str) -> str:
@@ -117,13 +175,13 @@ def _split_sections(markdown: str) -> tuple[list[_Section], list[str]]:
     parent: _Route | None = None
     in_fence = False
     for raw in markdown.splitlines():
-        stripped = raw.strip()
+        stripped = js_trim(raw)
         if stripped.startswith("```"):
             in_fence = not in_fence
-        heading = None if in_fence else _HEADING.match(raw)
-        tag = None if in_fence else _TAG.match(stripped)
+        heading = None if in_fence else _heading(raw)
+        tag = None if in_fence else _file_tag(stripped)
         if heading:
-            level, text = len(heading.group(1)), heading.group(2)
+            level, text = heading
             route, keep_heading = _route_for(level, text, parent)
             if level == 1:
                 titles.append(_label(text))
@@ -132,13 +190,13 @@ def _split_sections(markdown: str) -> tuple[list[_Section], list[str]]:
             sections.append(_Section(heading=text, route=route))
             if keep_heading:
                 sections[-1].lines.append(f"- {_label(text)}")
-        elif tag and not tag.group(1):
+        elif tag and not tag[0]:
             files_route = (
                 _Route("changedFiles")
-                if tag.group(2) == "modified-files"
+                if tag[1] == "modified-files"
                 else _Route(CATCH_ALL, READ_FILES_LABEL, False)
             )
-            sections.append(_Section(heading=f"<{tag.group(2)}>", route=files_route))
+            sections.append(_Section(heading=f"<{tag[1]}>", route=files_route))
         elif tag:
             sections.append(_Section(heading=None, route=_Route(CATCH_ALL, "Summary", False)))
         else:
@@ -147,33 +205,38 @@ def _split_sections(markdown: str) -> tuple[list[_Section], list[str]]:
 
 
 def _items(lines: list[str]) -> list[str]:
-    """List items of a section body; continuation lines, nested lists and code stay with their item."""
-    items: list[str] = []
+    """List items of a section body; continuation lines, nested lists and code stay with their item.
+
+    Each item is collected as a list of its lines and joined once at the end:
+    adding to a growing string line by line would copy it every time.
+    """
+    items: list[list[str]] = []
     attached = False  # the next non-item line continues the last item
     in_fence = False
     for raw in lines:
-        stripped = raw.strip()
+        stripped = js_trim(raw)
         if in_fence or stripped.startswith("```"):
             in_fence = in_fence != stripped.startswith("```")
             if items and (attached or in_fence):
-                items[-1] += "\n" + raw.rstrip()
+                items[-1].append(raw.rstrip())
             else:
-                items.append(stripped)
+                items.append([stripped])
             attached = True
             continue
         if not stripped:
             attached = False
             continue
         indent = len(raw) - len(raw.lstrip())
-        item = _ITEM.match(stripped)
-        if item and indent <= 1:
-            items.append(item.group(1).strip())
+        text = _item_text(stripped)
+        if text is not None and indent <= 1:
+            items.append([text])
         elif items and (attached or indent >= 2):
-            items[-1] += "\n" + raw.rstrip()
+            items[-1].append(raw.rstrip())
         else:
-            items.append(stripped)
+            items.append([stripped])
         attached = True
-    return [item for item in items if item and not _NONE.match(item)]
+    joined = ("\n".join(parts) for parts in items)
+    return [item for item in joined if item and not _is_none(item)]
 
 
 def _is_file_tag(section: _Section) -> bool:
@@ -183,7 +246,7 @@ def _is_file_tag(section: _Section) -> bool:
 
 def _file_lines(lines: list[str]) -> list[str]:
     """Inside ``<read-files>`` / ``<modified-files>`` every non-blank line is one path."""
-    return [line.strip() for line in lines if line.strip()]
+    return [js_trim(line) for line in lines if not is_blank(line)]
 
 
 def _prefixed(route: _Route, items: list[str]) -> list[str]:

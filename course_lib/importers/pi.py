@@ -36,9 +36,18 @@ from typing import TYPE_CHECKING, Any, get_args
 from ..entries import SessionEntry, parse_session_entry
 from ..errors import SessionEntryError
 from ..stores import path_to
-from ._base import ImportNote, NoteKind, NoteLog, PiImportError, PiMissingResultError, count_kinds
+from ..text_rules import is_blank
+from ._base import (
+    ImportNote,
+    NoteKind,
+    NoteLog,
+    PiImportError,
+    PiMissingResultError,
+    count_kinds,
+    shown,
+)
 from ._pi_convert import Converter, Draft
-from ._pi_read import RawFile, RawRecord, decode_pi_bytes, read_pi_records
+from ._pi_read import RawFile, RawRecord, decode_pi_bytes, read_pi_records, read_regular_file
 from ._pi_repair import MissingResultPolicy, repair_tree, resolve_first_kept
 
 if TYPE_CHECKING:
@@ -52,6 +61,7 @@ __all__ = [
     "PiMissingResultError",
     "PiSource",
     "Progress",
+    "import_pi_bytes",
     "import_pi_session",
     "import_pi_text",
     "is_pi_session_header",
@@ -114,12 +124,22 @@ def import_pi_session(
     on_missing_result: MissingResultPolicy = "repair",
     progress: Progress | None = None,
 ) -> ImportResult:
-    """Read the pi session file at ``path`` and import it (see ``import_pi_text``)."""
+    """Read the pi session file at ``path`` (read-only) and import it (see ``import_pi_text``)."""
     file = Path(path)
     try:
-        data = file.read_bytes()
+        data = read_regular_file(file)
     except OSError as error:
         raise PiImportError(f"cannot read {file.name}: {error.strerror or error}") from None
+    return import_pi_bytes(data, on_missing_result=on_missing_result, progress=progress)
+
+
+def import_pi_bytes(
+    data: bytes,
+    *,
+    on_missing_result: MissingResultPolicy = "repair",
+    progress: Progress | None = None,
+) -> ImportResult:
+    """Import the bytes of a pi session file; only committed lines must be valid UTF-8."""
     return import_pi_text(
         decode_pi_bytes(data), on_missing_result=on_missing_result, progress=progress
     )
@@ -171,13 +191,14 @@ def _header_version(raw: RawFile) -> int:
     header = raw.records[0]
     if not is_pi_session_header(header.record):
         raise PiImportError(
-            f"the first entry has type {header.record['type']!r}, not a pi 'session' header",
+            f"the first entry has type {shown(header.record['type'])}, not a pi 'session' header",
             line=header.line,
         )
     version = header.record.get("version", 1)
     if isinstance(version, bool) or version not in SUPPORTED_VERSIONS:
         raise PiImportError(
-            f"unsupported pi session version {version!r} (supported: 1, 2, 3)", line=header.line
+            f"unsupported pi session version {shown(version)} (supported: 1, 2, 3)",
+            line=header.line,
         )
     return version
 
@@ -194,9 +215,9 @@ def _tree_ids(records: list[RawRecord], width: int, notes: NoteLog) -> list[tupl
     seen = {header_id}
     for raw in records[1:]:
         entry_id, parent = raw.record.get("id"), raw.record.get("parentId")
-        if not isinstance(entry_id, str) or not entry_id.strip():
+        if not isinstance(entry_id, str) or is_blank(entry_id):
             raise PiImportError(
-                f"entry id must be a non-blank string, got {entry_id!r}", line=raw.line
+                f"entry id must be a non-blank string, got {shown(entry_id)}", line=raw.line
             )
         if entry_id in seen:
             raise PiImportError(f"duplicate entry id {entry_id!r}", line=raw.line)
@@ -210,7 +231,7 @@ def _tree_ids(records: list[RawRecord], width: int, notes: NoteLog) -> list[tupl
             )
         elif not isinstance(parent, str) or parent not in seen:
             raise PiImportError(
-                f"entry {entry_id}: parent {parent!r} does not appear on an earlier line",
+                f"entry {entry_id}: parent {shown(parent)} does not appear on an earlier line",
                 line=raw.line,
             )
         seen.add(entry_id)
