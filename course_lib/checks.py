@@ -18,13 +18,15 @@ import ast
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
+import xml.etree.ElementTree as ElementTree
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from .errors import CourseError
 
@@ -32,17 +34,22 @@ __all__ = [
     "CHECK_TIMEOUT_SECONDS",
     "EXTENDED_KEYWORDS",
     "EXTENDED_TEST_MODULES",
+    "INTERRUPT_GRACE_SECONDS",
+    "JSON_SCHEMA",
     "LAB_CHECK_COUNTS",
     "LAB_TOPICS",
     "CheckOutcome",
     "ExtendedSelection",
     "LabReport",
+    "check_names",
     "extended_test_files",
     "lab_test_file",
+    "reports_as_json",
     "resolve_labs",
     "run_checks",
     "run_extended_checks",
     "run_lab_checks",
+    "short_message",
     "tests_directory",
 ]
 
@@ -89,6 +96,9 @@ EXTENDED_KEYWORDS: dict[str, str] = {
 CHECK_TIMEOUT_SECONDS = 300
 """A run that takes longer is stopped (an endless loop in a lab, most likely)."""
 
+INTERRUPT_GRACE_SECONDS = 5
+"""After a timeout, how long pytest may take to write the results it already has."""
+
 Outcome = Literal["passed", "failed", "waiting"]
 
 
@@ -98,12 +108,15 @@ class CheckOutcome:
 
     ``waiting`` (extended suite only): the test reached a later lab's
     unwritten region, so it cannot judge this lab yet; ``detail`` names that lab.
+    ``duration`` is the test's time in seconds (setup, call and teardown); it
+    differs from run to run, so it takes no part in comparing two outcomes.
     """
 
     lab: str
     name: str
     outcome: Outcome
     detail: str = ""
+    duration: float = field(default=0.0, compare=False)
 
 
 @dataclass(frozen=True)
@@ -112,6 +125,8 @@ class LabReport:
 
     lab: str
     outcomes: list[CheckOutcome]
+    timed_out: bool = False
+    """The run was stopped at its time limit; checks it did not finish count as failed."""
 
     @property
     def passed(self) -> int:
@@ -134,6 +149,83 @@ class LabReport:
     def summary_line(self) -> str:
         """The line the course prints last, e.g. ``Lab 11.3: 2/3 passed``."""
         return f"Lab {self.lab}: {self.passed}/{self.total} passed"
+
+
+_QUALIFIED_NAME = re.compile(r"^(?:[A-Za-z_]\w*\.)+(?=[A-Za-z_]\w*: )")
+
+
+def short_message(detail: str) -> str:
+    """A failure's one-line reason, without the private module path of the exception.
+
+    ``practice_0123abcd.labs.LabNotImplemented: ...`` -> ``LabNotImplemented: ...``.
+    """
+    return _QUALIFIED_NAME.sub("", detail)
+
+
+JSON_SCHEMA = "course-lab-check/1"
+"""The ``schema`` field of ``course-lab check --format json``; bumped on any incompatible change."""
+
+
+def _check_json(outcome: CheckOutcome, suite: str) -> dict[str, Any]:
+    return {
+        "lab": outcome.lab,
+        "suite": suite,
+        "name": outcome.name,
+        "outcome": outcome.outcome,
+        "message": short_message(outcome.detail),
+        "duration": round(outcome.duration, 3),
+    }
+
+
+def reports_as_json(
+    lab: str,
+    reports: Sequence[LabReport],
+    *,
+    target: str,
+    extended: dict[str, LabReport | None] | None = None,
+) -> dict[str, Any]:
+    """One check run as one JSON object (``course-lab check --format json``, the grader).
+
+    ``lab`` is what was asked for (``11.3``, or ``11`` for the chapter);
+    ``checks`` lists every check in run order with its outcome, its one-line
+    message (empty when it passed) and its duration in seconds. With
+    ``extended`` (``--extended``), each lab's wider suite follows its own
+    checks with ``suite: "extended"`` and is counted apart, in ``labs``.
+    """
+    labs: list[dict[str, Any]] = []
+    checks: list[dict[str, Any]] = []
+    ok = all(report.ok for report in reports)
+    for report in reports:
+        item: dict[str, Any] = {
+            "lab": report.lab,
+            "topic": LAB_TOPICS[report.lab],
+            "passed": report.passed,
+            "total": report.total,
+        }
+        checks.extend(_check_json(outcome, "lab") for outcome in report.outcomes)
+        if extended is not None:
+            wider = extended.get(report.lab)
+            item["extended"] = None
+            if wider is not None:
+                item["extended"] = {
+                    "passed": wider.passed,
+                    "total": wider.total,
+                    "waiting": wider.waiting,
+                }
+                checks.extend(_check_json(outcome, "extended") for outcome in wider.outcomes)
+                ok = ok and wider.ok
+        labs.append(item)
+    return {
+        "schema": JSON_SCHEMA,
+        "lab": lab,
+        "target": target,
+        "passed": sum(report.passed for report in reports),
+        "total": sum(report.total for report in reports),
+        "ok": ok,
+        "timed_out": any(report.timed_out for report in reports),
+        "labs": labs,
+        "checks": checks,
+    }
 
 
 def tests_directory() -> Path:
@@ -169,20 +261,42 @@ def resolve_labs(text: str) -> list[str]:
 _PLUGIN = "course_lib._check_plugin"
 
 
+@dataclass(frozen=True)
+class _Run:
+    """What one pytest run reported: its rows in run order, and whether it was stopped."""
+
+    rows: list[dict[str, Any]]
+    timed_out: bool = False
+
+
 def _run_pytest(
-    files: Sequence[Path], *, impl: Path | None, what: str, options: Sequence[str] = ()
-) -> list[dict[str, str]]:
+    files: Sequence[Path],
+    *,
+    impl: Path | None,
+    what: str,
+    options: Sequence[str] = (),
+    timeout: float | None = None,
+) -> _Run:
     """Run ``files`` in a fresh interpreter and return the plugin's rows, in run order.
 
     Installed pytest plugins (the notebook runner and the like) are not loaded:
     the tests need none of them, and starting them costs seconds per run. A run
     pytest could not complete (a test module that fails to import, a bad
     option) is an error, never a short list of rows that all passed.
+
+    Without ``timeout`` a run over ``CHECK_TIMEOUT_SECONDS`` is an error. With
+    it (the grader), pytest is interrupted at the limit like Ctrl-C would, so
+    the rows of the tests that finished are kept and the run is marked
+    ``timed_out``. Captured output is never printed (``--show-capture=no``):
+    a test that prints megabytes cannot fill this process's memory.
     """
+    limit = CHECK_TIMEOUT_SECONDS if timeout is None else timeout
     with tempfile.TemporaryDirectory() as scratch:
         results = Path(scratch) / "results.json"
+        junit = Path(scratch) / "junit.xml"
         command = [sys.executable, "-m", "pytest", *map(str, files), "-p", _PLUGIN]
-        command += ["-q", "--no-header", "-p", "no:cacheprovider", *options]
+        command += ["-q", "--no-header", "-p", "no:cacheprovider", "--show-capture=no"]
+        command += [f"--junit-xml={junit}", *options]
         if impl is not None:
             command += ["--impl", str(Path(impl).resolve())]
         environment = {
@@ -190,23 +304,62 @@ def _run_pytest(
             "COURSE_CHECK_RESULTS": str(results),
             "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
         }
+        process = subprocess.Popen(
+            command,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=environment,
+        )
+        timed_out = False
         try:
-            completed = subprocess.run(
-                command,
-                capture_output=True,
-                text=True,
-                env=environment,
-                check=False,
-                timeout=CHECK_TIMEOUT_SECONDS,
-            )
+            stdout, stderr = process.communicate(timeout=limit)
         except subprocess.TimeoutExpired:
+            timed_out = True
+            stdout, stderr = _interrupt(process)
+        except BaseException:  # Ctrl-C: never leave the run behind
+            process.kill()
+            raise
+        completed = subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
+        if timed_out and (timeout is None or not results.exists()):
             raise CourseError(
-                f"the checks for {what} did not finish within {CHECK_TIMEOUT_SECONDS} s; "
+                f"the checks for {what} did not finish within {limit:g} s; "
                 "look for an endless loop in your code"
-            ) from None
-        if not results.exists() or completed.returncode in _DID_NOT_RUN:
+            )
+        if not timed_out and (not results.exists() or completed.returncode in _DID_NOT_RUN):
             raise CourseError(f"the checks for {what} could not run: {_why(completed)}")
-        return json.loads(results.read_text(encoding="utf-8"))
+        rows = json.loads(results.read_text(encoding="utf-8"))
+        return _Run(rows=_with_durations(rows, junit), timed_out=timed_out)
+
+
+def _interrupt(process: subprocess.Popen[str]) -> tuple[str, str]:
+    """Stop a pytest run that is over its limit, giving it a moment to write its results.
+
+    SIGINT makes pytest end the session as Ctrl-C does (the rows of the
+    finished tests are written); a run that ignores it is killed.
+    """
+    if os.name == "posix":
+        process.send_signal(signal.SIGINT)
+        try:
+            return process.communicate(timeout=INTERRUPT_GRACE_SECONDS)
+        except subprocess.TimeoutExpired:
+            pass
+    process.kill()
+    return process.communicate()
+
+
+def _with_durations(rows: list[dict[str, Any]], junit: Path) -> list[dict[str, Any]]:
+    """Add each test's time from pytest's JUnit XML report (0.0 when it has none)."""
+    times: dict[str, list[float]] = {}
+    if junit.is_file():
+        try:
+            for case in ElementTree.parse(junit).getroot().iter("testcase"):
+                if case.get("name"):
+                    times.setdefault(case.get("name", ""), []).append(float(case.get("time", 0)))
+        except (ElementTree.ParseError, ValueError):
+            times = {}
+    return [{**row, "duration": (times.get(row["name"]) or [0.0]).pop(0)} for row in rows]
 
 
 _DID_NOT_RUN = (2, 3, 4)  # pytest's exit codes: interrupted, internal error, usage error
@@ -214,9 +367,18 @@ _DID_NOT_RUN = (2, 3, 4)  # pytest's exit codes: interrupted, internal error, us
 
 def _why(completed: subprocess.CompletedProcess[str]) -> str:
     """The first error line pytest printed (``E   ...``), else its last line."""
+    if completed.returncode < 0:
+        try:
+            name = signal.Signals(-completed.returncode).name
+        except ValueError:
+            name = f"signal {-completed.returncode}"
+        return f"pytest was stopped by {name} before it wrote its results"
     lines = (completed.stdout + completed.stderr).strip().splitlines()
     errors = [line[1:].strip() for line in lines if line.startswith("E ")]
-    return (errors or lines[-1:] or ["no output"])[0]
+    found = (errors or lines[-1:])[:1]
+    if not found:
+        return f"pytest ended with exit status {completed.returncode} and wrote no results"
+    return found[0] if len(found[0]) <= 300 else found[0][:297] + "..."
 
 
 def run_lab_checks(
@@ -227,10 +389,10 @@ def run_lab_checks(
     ``extra_files`` adds more test files (the extended suite) to the same run.
     """
     files = [lab_test_file(lab), *(extra_files or [])]
-    rows = _run_pytest(files, impl=impl, what=f"Lab {lab}")
+    run = _run_pytest(files, impl=impl, what=f"Lab {lab}")
     return LabReport(
         lab=lab,
-        outcomes=[CheckOutcome(lab=lab, **row) for row in rows],
+        outcomes=[CheckOutcome(lab=lab, **row) for row in run.rows],
     )
 
 
@@ -245,21 +407,66 @@ def _test_names(path: Path) -> set[str]:
     return names
 
 
-def run_checks(labs: Sequence[str], *, impl: Path | None = None) -> list[LabReport]:
+def check_names(lab: str) -> list[str]:
+    """The names of ``lab``'s checks in file order, read from its test file."""
+    tree = ast.parse(lab_test_file(lab).read_text(encoding="utf-8"))
+    nodes = [
+        child
+        for node in tree.body
+        for child in (node.body if isinstance(node, ast.ClassDef) else [node])
+    ]
+    return [
+        node.name
+        for node in nodes
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith("test")
+    ]
+
+
+def _add_unfinished(outcomes: dict[str, list[CheckOutcome]]) -> None:
+    """Add every check a stopped run never reported, failed with a message saying why.
+
+    Tests run in file order, lab after lab, so the first check missing is the
+    one that was running when the run was stopped.
+    """
+    running = True
+    for lab, reported in outcomes.items():
+        seen = {outcome.name.split("[")[0] for outcome in reported}
+        for name in check_names(lab):
+            if name in seen:
+                continue
+            detail = (
+                "Timeout: did not finish within the time limit; look for an endless loop"
+                if running
+                else "Timeout: not run, the checks were stopped at the time limit"
+            )
+            running = False
+            reported.append(CheckOutcome(lab=lab, name=name, outcome="failed", detail=detail))
+
+
+def run_checks(
+    labs: Sequence[str], *, impl: Path | None = None, timeout: float | None = None
+) -> list[LabReport]:
     """Run several labs' checks in one interpreter and report them lab by lab.
 
     One run instead of one per lab keeps ``check 11`` quick; each row is put
     back under its lab by the test function's name.
+
+    ``timeout`` (the grader's mode): stop the run after that many seconds and
+    keep what finished; every check it did not finish is failed with a
+    ``Timeout:`` message, so each lab still reports all of its checks.
+    Without it, a run over ``CHECK_TIMEOUT_SECONDS`` is a ``CourseError``.
     """
     files = [lab_test_file(lab) for lab in labs]
     owner = {name: lab for lab, file in zip(labs, files, strict=True) for name in _test_names(file)}
     what = f"Lab {labs[0]}" if len(labs) == 1 else "Chapter 11"
-    rows = _run_pytest(files, impl=impl, what=what)
+    run = _run_pytest(files, impl=impl, what=what, timeout=timeout)
     outcomes: dict[str, list[CheckOutcome]] = {lab: [] for lab in labs}
-    for row in rows:
+    for row in run.rows:
         lab = owner.get(row["name"].split("[")[0], labs[0])
         outcomes[lab].append(CheckOutcome(lab=lab, **row))
-    return [LabReport(lab=lab, outcomes=outcomes[lab]) for lab in labs]
+    if run.timed_out and timeout is not None:
+        _add_unfinished(outcomes)
+    return [LabReport(lab=lab, outcomes=outcomes[lab], timed_out=run.timed_out) for lab in labs]
 
 
 @dataclass(frozen=True)
@@ -359,9 +566,9 @@ def run_extended_checks(
     if not files:
         return LabReport(lab=lab, outcomes=[])
     options = ["-k", keyword] if keyword else []
-    rows = _run_pytest(files, impl=impl, what=f"the extended suite of Lab {lab}", options=options)
+    run = _run_pytest(files, impl=impl, what=f"the extended suite of Lab {lab}", options=options)
     outcomes: list[CheckOutcome] = []
-    for row in rows:
+    for row in run.rows:
         later = _waits_for(lab, row["detail"]) if row["outcome"] == "failed" else None
         if later is not None:
             row = {**row, "outcome": "waiting", "detail": f"Lab {later} {LAB_TOPICS[later]}"}

@@ -1,4 +1,4 @@
-"""``course-lab``: the workbook's command line (practice, check, solution, inspect).
+"""``course-lab``: the workbook's command line (practice, check, solution, grade, inspect).
 
 Each subcommand lives in its own module and registers itself here. Any
 ``CourseError`` becomes one line on stderr and exit status 2, never a traceback.
@@ -22,6 +22,7 @@ _EPILOG = """examples:
   course-lab practice 11              create practice/ch11 with the starters
   course-lab check 11.1 --impl practice/ch11
   course-lab check 11                 every lab against the reference
+  course-lab grade submissions/       check a class's submissions, write a gradebook
   course-lab inspect data/pi-sessions/large-session.v1.jsonl
 """
 
@@ -30,7 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The top-level parser with every registered subcommand."""
     parser = argparse.ArgumentParser(
         prog="course-lab",
-        description="Chapter 11 workbook: practise the labs, check them, inspect sessions.",
+        description="Chapter 11 workbook: practise the labs, check and grade them, inspect sessions.",
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -1,15 +1,22 @@
-"""``course-lab practice | check | solution``: the student track, lab by lab from red to green.
+"""``course-lab practice | check | solution | grade``: the track, lab by lab from red to green.
 
 ``practice`` writes a package whose lab regions raise ``LabNotImplemented``;
-``check`` runs the very checks CI runs against it; ``solution`` fills one
-lab's regions from the reference (for instructors, or to unblock a later lab).
+``check`` runs the very checks CI runs against it (``--format json`` for
+tools); ``solution`` fills one lab's regions from the reference (for
+instructors, or to unblock a later lab); ``grade`` checks a whole class's
+submissions and writes a gradebook (``grading``, ``grade_report``).
 """
 
 from __future__ import annotations
 
 import argparse
-import re
+import contextlib
+import json
+import os
+import sys
+import time
 from collections import Counter
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +24,11 @@ from .checks import (
     LAB_TOPICS,
     LabReport,
     extended_test_files,
+    reports_as_json,
     resolve_labs,
     run_checks,
     run_extended_checks,
+    short_message,
 )
 from .errors import CourseError
 from .practice import check_practice_package
@@ -44,6 +53,9 @@ _CHECK_EPILOG = """examples:
   course-lab check 11.3                          Lab 11.3 against the reference course_lib
   course-lab check 11.3 --extended               ... plus the wider suite for its functions
                                                  (with --impl DIR, against your package)
+  course-lab check 11 --impl practice/ch11 --format json
+                                                 one JSON object: every check with its
+                                                 outcome, message and duration
 
 --extended lists each failing test of the wider suite on its own row and ends
 with "Lab 11.N extended: P/T passed"; a test that stops in a later lab you have
@@ -63,10 +75,11 @@ in the package, other labs included, is left as it is.
 
 
 def register(subparsers: Any) -> None:
-    """Add ``practice``, ``check`` and ``solution`` to ``course-lab``."""
+    """Add ``practice``, ``check``, ``solution`` and ``grade`` to ``course-lab``."""
     _register_practice(subparsers)
     _register_check(subparsers)
     _register_solution(subparsers)
+    _register_grade(subparsers)
 
 
 def _add_parser(subparsers: Any, name: str, summary: str, epilog: str) -> argparse.ArgumentParser:
@@ -135,15 +148,16 @@ def _register_check(subparsers: Any) -> None:
         action="store_true",
         help="also run the wider test suite for the lab's functions",
     )
+    parser.add_argument(
+        "--format",
+        choices=["text", "json"],
+        default="text",
+        help="text: one row per check (default); json: one object for tools and graders",
+    )
     parser.set_defaults(func=_check)
 
 
-_QUALIFIED_NAME = re.compile(r"^(?:[A-Za-z_]\w*\.)+(?=[A-Za-z_]\w*: )")
-
-
-def _reason(detail: str) -> str:
-    """A failure's one-line reason, without the private module path of the exception."""
-    return _QUALIFIED_NAME.sub("", detail)
+_reason = short_message
 
 
 def _target(impl: Path | None) -> str:
@@ -176,13 +190,18 @@ def _extended_line(report: LabReport) -> str:
     return line + (f" ({report.waiting} waiting for a later lab)" if report.waiting else "")
 
 
-def _run_extended(lab: str, impl: Path | None) -> LabReport | None:
+def _run_extended(lab: str, impl: Path | None, *, quiet: bool = False) -> LabReport | None:
     """Print the wider suite for ``lab``; ``None`` when nothing could run against ``impl``.
 
     Failures are listed one row per test, passing tests as a count, and tests
-    that stop in a later lab's unwritten region as a count per lab.
+    that stop in a later lab's unwritten region as a count per lab. With
+    ``quiet`` (``--format json``) nothing is printed.
     """
     selection = extended_test_files(lab, for_practice=impl is not None)
+    if quiet:
+        if not selection.files:
+            return None
+        return run_extended_checks(lab, selection.files, impl=impl, keyword=selection.keyword)
     for note in selection.left_out:
         print(f"  (left out: {note})")
     if not selection.files:
@@ -207,8 +226,13 @@ def _check(args: argparse.Namespace) -> int:
     impl: Path | None = args.impl
     if impl is not None:
         required = [name for names in chapter_exports().values() for name in names]
-        check_practice_package(impl, required=required)
+        # A print at import time goes to stderr, so that --format json stays one object.
+        quiet = args.format == "json"
+        with contextlib.redirect_stdout(sys.stderr) if quiet else contextlib.nullcontext():
+            check_practice_package(impl, required=required)
     reports = run_checks(labs, impl=impl)
+    if args.format == "json":
+        return _print_json(args, labs, reports)
     extended: list[LabReport | None] = []
     for index, report in enumerate(reports):
         if index:
@@ -229,6 +253,17 @@ def _check(args: argparse.Namespace) -> int:
     all_ok = all(report.ok for report in reports)
     all_ok = all_ok and all(report is None or report.ok for report in extended)
     return 0 if all_ok else 1
+
+
+def _print_json(args: argparse.Namespace, labs: list[str], reports: list[LabReport]) -> int:
+    """``check --format json``: one object on stdout; the exit status is the same as for text."""
+    extended = None
+    if args.extended:
+        extended = {lab: _run_extended(lab, args.impl, quiet=True) for lab in labs}
+    target = "reference" if args.impl is None else str(args.impl)
+    report = reports_as_json(args.lab.strip(), reports, target=target, extended=extended)
+    print(json.dumps(report, indent=2))
+    return 0 if report["ok"] else 1
 
 
 # --- solution ---------------------------------------------------------------------------
@@ -259,4 +294,152 @@ def _solution(args: argparse.Namespace) -> int:
         files = ", ".join(path.name for path in changed)
         print(f"Lab {lab} {LAB_TOPICS[lab]}: reference solution written into {files}")
     print(f"Next: course-lab check {args.lab.strip()} --impl {directory}")
+    return 0
+
+
+# --- grade ------------------------------------------------------------------------------
+
+_GRADE_EPILOG = """examples:
+  course-lab grade submissions/                  every lab of every submission, one job per core
+  course-lab grade submissions/ --labs 11.1,11.2 only the labs taught so far
+  course-lab grade submissions/ --jobs 2 --timeout 30 --out grades/
+
+ROSTER holds one entry per student: a practice folder (what `course-lab
+practice 11` wrote; it may sit one or two folders deep) or a .zip of one. The
+student is named after the folder or the zip. Each submission is checked in a
+copy, in its own subprocess, with a time limit (--timeout), a memory limit
+(--memory) and a file-size limit (--file-size), so no submission can stop the
+run or change another's result.
+
+writes to OUT (default: ROSTER-grades next to ROSTER):
+  gradebook.csv    student, passed/total per lab, total, status, labs identical
+                   to the reference, note; sorted by student, no times: grading
+                   the same roster twice gives the same file
+  gradebook.json   the same, with every check's outcome and message, and the
+                   class summary
+  report.html      class summary (table and plot), gradebook, feedback per student
+  feedback/*.txt   one file per student to hand back
+
+status: ok (every check ran), timeout (stopped at the limit; finished checks
+count), error (does not import, or exits while importing), crashed (the checks
+process died), invalid (not a practice package, unsafe or too large zip).
+
+exit status: 0 the gradebook was written, 2 bad input (missing or empty
+roster, OUT inside ROSTER, bad option).
+"""
+
+
+def _register_grade(subparsers: Any) -> None:
+    parser = _add_parser(
+        subparsers,
+        "grade",
+        "Check a class's submissions and write a gradebook and feedback.",
+        _GRADE_EPILOG,
+    )
+    parser.add_argument("roster", metavar="ROSTER", type=Path, help="folder of submissions")
+    parser.add_argument(
+        "--labs",
+        default="11",
+        help="11 for the whole chapter (default), one lab, or several: 11.1,11.2",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="submissions checked at once (default: the number of cores)",
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=60.0, help="seconds per submission (default 60)"
+    )
+    parser.add_argument(
+        "--memory", type=int, default=1024, metavar="MB", help="MiB per process (default 1024)"
+    )
+    parser.add_argument(
+        "--file-size",
+        type=int,
+        default=16,
+        metavar="MB",
+        help="largest file or output a submission may write, in MiB (default 16)",
+    )
+    parser.add_argument(
+        "--out", type=Path, default=None, help="where to write (default: ROSTER-grades)"
+    )
+    parser.set_defaults(func=_grade)
+
+
+def _grade_labs(text: str) -> list[str]:
+    """``11`` -> every lab; ``11.1,11.3`` -> those labs, in the chapter's order."""
+    chosen = {lab for part in text.split(",") for lab in resolve_labs(part)}
+    return [lab for lab in LAB_TOPICS if lab in chosen]
+
+
+def _grade_out(roster: Path, out: Path | None) -> Path:
+    """Where the gradebook goes; never inside the roster, where it would be graded next time."""
+    target = out if out is not None else roster.resolve().parent / f"{roster.resolve().name}-grades"
+    if target.resolve().is_relative_to(roster.resolve()):
+        raise CourseError(
+            f"--out {target} is inside the roster {roster}; it would be graded as a "
+            "submission next time: choose a folder outside it"
+        )
+    if target.exists() and not target.is_dir():
+        raise CourseError(f"--out {target} exists and is not a folder; choose another")
+    return target
+
+
+@contextlib.contextmanager
+def _progress(total: int) -> Iterator[Callable[[Any], None]]:
+    """A progress bar on stderr when it is a terminal; otherwise nothing at all."""
+    if not sys.stderr.isatty():
+        yield lambda grade: None
+        return
+    from tqdm import tqdm
+
+    with tqdm(total=total, unit="submission", file=sys.stderr) as bar:
+
+        def advance(grade: Any) -> None:
+            bar.set_postfix_str(f"{grade.student}: {grade.status}", refresh=False)
+            bar.update(1)
+
+        yield advance
+
+
+def _grade(args: argparse.Namespace) -> int:
+    from .grade_report import write_gradebook
+    from .grading import Limits, find_submissions, grade_roster
+
+    labs = _grade_labs(args.labs)
+    if args.jobs < 1 or args.timeout <= 0 or args.memory < 64 or args.file_size < 1:
+        raise CourseError(
+            "--jobs must be at least 1, --timeout above 0, --memory at least 64 "
+            "and --file-size at least 1"
+        )
+    roster: Path = args.roster
+    submissions, skipped = find_submissions(roster)
+    out = _grade_out(roster, args.out)
+    limits = Limits(timeout=args.timeout, memory_mb=args.memory, file_mb=args.file_size)
+    for name in skipped:
+        print(f"  (skipped {name}: not a folder or a .zip)")
+    print(
+        f"Grading {len(submissions)} submissions (labs {', '.join(labs)}) with {args.jobs} "
+        f"jobs; each may take {limits.timeout:g} s and {limits.memory_mb} MiB."
+    )
+    start = time.monotonic()
+    with _progress(len(submissions)) as advance:
+        grades = grade_roster(submissions, labs, limits=limits, jobs=args.jobs, on_grade=advance)
+    seconds = time.monotonic() - start
+    written = write_gradebook(out, grades, labs, limits)
+    statuses = Counter(grade.status for grade in grades)
+    flagged = sum(bool(grade.identical_labs) for grade in grades)
+    print(
+        f"Graded {len(grades)} submissions in {seconds:.1f} s: "
+        f"{len(grades) / seconds * 60:.1f} per minute with {args.jobs} jobs."
+    )
+    print("  " + ", ".join(f"{count} {status}" for status, count in sorted(statuses.items())))
+    if flagged:
+        print(f"  {flagged} with lab regions identical to the reference (see report.html)")
+    feedback = sum(path.parent.name == "feedback" for path in written)
+    print(
+        f"Wrote {out / 'gradebook.csv'}, {out / 'gradebook.json'}, {out / 'report.html'} "
+        f"and {feedback} files in {out / 'feedback'}."
+    )
     return 0

@@ -6,10 +6,13 @@ input), and bad input is always one line on stderr, never a traceback.
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -218,8 +221,8 @@ def test_a_test_that_stops_in_a_later_lab_waits_and_is_not_counted(
     ]
     lab_checks = [{"name": f"test_{n}", "outcome": "passed", "detail": ""} for n in "abc"]
 
-    def fake_run(files: object, *, impl: object, what: str, options: object = ()) -> object:
-        return wider if "extended" in what else lab_checks
+    def fake_run(files: object, *, impl: object, what: str, **_: object) -> checks._Run:
+        return checks._Run(rows=wider if "extended" in what else lab_checks)
 
     monkeypatch.setattr(checks, "_run_pytest", fake_run)
     status, out, _ = run(capsys, "check", "11.3", "--extended")
@@ -317,7 +320,7 @@ def test_a_syntax_error_names_the_file_line_and_fix(
     assert f"course-lab practice 11 {directory} --force" in err
 
 
-@pytest.mark.parametrize("command", ["practice", "check", "solution"])
+@pytest.mark.parametrize("command", ["practice", "check", "solution", "grade"])
 def test_help_shows_examples(command: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stopped:
         main([command, "--help"])
@@ -335,3 +338,75 @@ def test_console_entry_point_end_to_end(solved: Path) -> None:
     )
     assert completed.returncode == 0, completed.stderr
     assert last_line(completed.stdout) == "Lab 11.4: 2/2 passed"
+
+
+# --- check --format json ------------------------------------------------------------------
+
+CHECK_KEYS = {"lab", "suite", "name", "outcome", "message", "duration"}
+
+
+def json_run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[str, Any]]:
+    status, out, _ = run(capsys, *argv, "--format", "json")
+    return status, json.loads(out)
+
+
+def test_check_json_is_one_object_with_every_check(
+    solved: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, report = json_run(capsys, "check", "11", "--impl", str(solved))
+    assert status == 0
+    assert set(report) == {
+        "schema", "lab", "target", "passed", "total", "ok", "timed_out", "labs", "checks"
+    }  # fmt: skip
+    assert report["schema"] == checks.JSON_SCHEMA == "course-lab-check/1"
+    assert (report["lab"], report["target"]) == ("11", str(solved))
+    assert (report["passed"], report["total"], report["ok"], report["timed_out"]) == (
+        15, 15, True, False
+    )  # fmt: skip
+    assert report["labs"] == [
+        {"lab": lab, "topic": checks.LAB_TOPICS[lab], "passed": count, "total": count}
+        for lab, count in checks.LAB_CHECK_COUNTS.items()
+    ]
+    rows = report["checks"]
+    assert isinstance(rows, list) and len(rows) == 15
+    assert [row["name"] for row in rows] == [
+        name for lab in checks.LAB_TOPICS for name in checks.check_names(lab)
+    ]
+    for row in rows:
+        assert set(row) == CHECK_KEYS
+        assert (row["suite"], row["outcome"], row["message"]) == ("lab", "passed", "")
+        assert isinstance(row["duration"], float) and row["duration"] >= 0
+
+
+def test_check_json_of_a_failing_lab_keeps_the_exit_status_and_messages(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fresh = tmp_path / "fresh"
+    write_practice_package(fresh)
+    with (fresh / "groups.py").open("a", encoding="utf-8") as handle:
+        handle.write("\nprint('a print at import time')\n")
+    status, out, err = run(capsys, "check", "11.1", "--impl", str(fresh), "--format", "json")
+    assert status == 1 and "a print at import time" in err
+    report = json.loads(out)  # the print went to stderr: stdout is one object
+    assert (report["passed"], report["total"], report["ok"]) == (0, 3, False)
+    assert {row["message"] for row in report["checks"]} == {
+        "LabNotImplemented: Lab 11.1 compaction entry is not implemented yet"
+    }
+
+    status, report = json_run(capsys, "check", "11.1", "--impl", str(fresh), "--extended")
+    assert status == 1
+    (lab,) = report["labs"]
+    wider = lab["extended"]
+    assert set(wider) == {"passed", "total", "waiting"} and 0 < wider["passed"] < wider["total"]
+    suites = Counter(row["suite"] for row in report["checks"])
+    assert suites["lab"] == 3 and suites["extended"] == wider["total"] + wider["waiting"]
+
+
+def test_check_json_bad_input_is_still_one_line_on_stderr(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = run(
+        capsys, "check", "11.1", "--impl", str(tmp_path / "no"), "--format", "json"
+    )
+    assert (status, out) == (2, "")
+    assert err.startswith("course-lab: error: ") and err.count("\n") == 1

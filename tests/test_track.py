@@ -27,6 +27,7 @@ from course_lib.checks import (
     LAB_CHECK_COUNTS,
     LAB_TOPICS,
     LabReport,
+    check_names,
     extended_test_files,
     run_checks,
     run_extended_checks,
@@ -490,3 +491,34 @@ def test_keeping_the_last_three_messages_fails_lab_11_3(
         "test_the_last_three_messages_would_orphan_tool_results",
         "test_every_build_follows_the_selection_rules",
     } <= failed_wider
+
+
+def test_check_names_are_the_lab_files_tests_in_order() -> None:
+    for lab, count in LAB_CHECK_COUNTS.items():
+        names = check_names(lab)
+        assert len(names) == len(set(names)) == count, lab
+        assert all(name.startswith("test_") for name in names)
+
+
+def test_a_run_stopped_at_its_time_limit_keeps_the_checks_that_finished(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """The grader's mode: an endless loop in Lab 11.2 costs 11.2 onwards, not Lab 11.1."""
+    directory = tmp_path_factory.mktemp("endless") / "ch11"
+    write_practice_package(directory, solved=LABS)
+    groups = directory / "groups.py"
+    bodies = [["while True:", "    pass", *body] for body in solution_bodies("groups", "11.2")]
+    text = groups.read_text(encoding="utf-8")
+    groups.write_text(replace_region_bodies(text, "11.2", bodies, "groups.py"), encoding="utf-8")
+
+    reports = by_lab(run_checks(LABS, impl=directory, timeout=3))
+
+    assert all(report.timed_out for report in reports.values())
+    assert reports["11.1"].ok
+    assert [(lab, r.passed, r.total) for lab, r in reports.items()] == [
+        (lab, 3 if lab == "11.1" else 0, count) for lab, count in LAB_CHECK_COUNTS.items()
+    ]
+    details = [o.detail for lab in LABS[1:] for o in reports[lab].outcomes]
+    assert details[0] == "Timeout: did not finish within the time limit; look for an endless loop"
+    assert set(details[1:]) == {"Timeout: not run, the checks were stopped at the time limit"}
+    assert [o.name for o in reports["11.2"].outcomes] == check_names("11.2")
