@@ -85,7 +85,7 @@ class _OpenGroup:
         # --- Lab 11.2: end ---
 
 
-def _refuse_non_message(entry: object) -> None:
+def _refuse_non_message(entry: object, entries: object) -> None:
     """Say why ``entry`` cannot be grouped: another entry type, or not an entry object at all."""
     if isinstance(entry, MessageEntry):
         return  # a subclass of MessageEntry is still a message entry
@@ -94,7 +94,11 @@ def _refuse_non_message(entry: object) -> None:
             f"entry {entry.id}: a {entry.type} entry is not a message; "
             "group only the message entries of a path"
         )
-    require_session_entries([entry])  # a wire dict or a foreign object: names its id
+    # A wire dict or a foreign object: every item before it was a message entry, so the
+    # whole-path check stops at this one and names its id and its position.
+    if isinstance(entries, Sequence):
+        require_session_entries(entries)
+    require_session_entries([entry])  # a one-pass iterable: refused without its position
 
 
 def split_interactions(entries: Sequence[SessionEntry]) -> list[InteractionGroup]:
@@ -111,7 +115,7 @@ def split_interactions(entries: Sequence[SessionEntry]) -> list[InteractionGroup
     current: _OpenGroup | None = None
     for entry in entries:
         if type(entry) is not MessageEntry:
-            _refuse_non_message(entry)
+            _refuse_non_message(entry, entries)
         role = entry.message.role
         if role == "user":
             if current is not None:

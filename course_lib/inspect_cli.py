@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections import Counter
 from collections.abc import Callable
@@ -21,10 +22,12 @@ from .entries import CompactionEntry, MessageEntry, SessionEntry
 from .errors import CourseError, InteractionError
 from .estimators import bpe_estimator, chars_estimator
 from .fixture import fixture_estimator
-from .importers.pi import ImportNote, import_pi_text, is_pi_session_header
+from .importers._pi_read import read_regular_file
+from .importers.pi import ImportNote, import_pi_bytes, is_pi_session_header
 from .ledger import LedgerRow, budget_ledger
-from .stores import path_to, recover_jsonl
-from .wire import loads_strict
+from .stores import SessionReadResult, path_to, read_session_file
+from .text_rules import escape_controls, is_blank
+from .wire import MAX_SAFE_INTEGER, loads_strict
 
 __all__ = [
     "DEFAULT_MAX_TOKENS",
@@ -91,35 +94,33 @@ class InspectReport:
 # --- loading ------------------------------------------------------------------------
 
 
-def _first_record(text: str) -> Any:
+def _first_record(data: bytes) -> Any:
     """The first non-blank line as JSON, or ``None`` when it is not JSON (a course read will say why)."""
-    for line in text.split("\n"):
-        if line.strip():
+    start = 0
+    while start < len(data):
+        end = data.find(b"\n", start)
+        end = len(data) if end < 0 else end
+        line = data[start:end].decode("utf-8", errors="replace")
+        if not is_blank(line):
             try:
                 return loads_strict(line)
-            except ValueError:
+            except (ValueError, RecursionError):
                 return None
+        start = end + 1
     return None
 
 
-def load_session(name: str, text: str, progress: Progress | None = None) -> LoadedSession:
-    """Read ``text`` as a pi session (header ``type: session``) or as a course JSONL session."""
-    if not text.strip():
-        raise InspectError(f"{name}: the file is empty, there is nothing to inspect")
-    if is_pi_session_header(_first_record(text)):
-        imported = import_pi_text(text, progress=progress)
-        return LoadedSession(
-            format="pi",
-            version=imported.source.version,
-            entries=imported.entries,
-            leaf_id=imported.leaf_id,
-            notes=imported.notes,
-            source_counts=imported.source.entry_counts,
-        )
-    read = recover_jsonl(text)
-    if not read.entries:
-        raise InspectError(f"{name}: no committed entry, there is nothing to inspect")
-    notes = [
+def _read_input(file: Path, name: str) -> bytes:
+    """The file's bytes, opened read-only: ``inspect`` never creates, locks or changes its input."""
+    try:
+        return read_regular_file(file)
+    except OSError as error:
+        raise InspectError(f"cannot read {name}: {error.strerror or error}") from None
+
+
+def _course_notes(read: SessionReadResult) -> list[ImportNote]:
+    """The course reader's warnings, shown as notes like an import's."""
+    return [
         ImportNote(
             kind=warning.code,
             line=warning.line,
@@ -128,7 +129,33 @@ def load_session(name: str, text: str, progress: Progress | None = None) -> Load
         )
         for warning in read.warnings
     ]
-    return LoadedSession("course", None, read.entries, read.entries[-1].id, notes)
+
+
+def load_session(
+    file: Path, name: str, data: bytes, progress: Progress | None = None
+) -> LoadedSession:
+    """Read ``data`` (the bytes of ``file``) as a pi session or as a course JSONL session.
+
+    A pi file is recognised by its header (``type: session``) and imported
+    from ``data``; a course file is read again by ``read_session_file``, the
+    read-only reader of Chapter 10's line rule.
+    """
+    if is_blank(data.decode("utf-8", errors="replace")):
+        raise InspectError(f"{name}: the file is empty, there is nothing to inspect")
+    if is_pi_session_header(_first_record(data)):
+        imported = import_pi_bytes(data, progress=progress)
+        return LoadedSession(
+            format="pi",
+            version=imported.source.version,
+            entries=imported.entries,
+            leaf_id=imported.leaf_id,
+            notes=imported.notes,
+            source_counts=imported.source.entry_counts,
+        )
+    read = read_session_file(file)
+    if not read.entries:
+        raise InspectError(f"{name}: no committed entry, there is nothing to inspect")
+    return LoadedSession("course", None, read.entries, read.entries[-1].id, _course_notes(read))
 
 
 # --- the report -----------------------------------------------------------------------
@@ -322,7 +349,9 @@ def render_table(report: InspectReport) -> str:
         f"of {tokens.max_tokens:,}"
     )
     out.append(f"reason: {report.reason}: {report.explanation}")
-    return "\n".join(out) + "\n"
+    # Ids, types and note details come from the file: a newline or a terminal
+    # escape sequence inside one is shown as text, never obeyed.
+    return "".join(escape_controls(line) + "\n" for line in out)
 
 
 def _note_lines(notes: list[ImportNote]) -> list[str]:
@@ -390,9 +419,19 @@ def report_dict(report: InspectReport) -> dict[str, Any]:
     }
 
 
+# Characters ``json.dumps(ensure_ascii=False)`` leaves raw that a terminal may obey
+# (C1 controls such as the one-byte CSI, DEL) or treat as a line break.
+_JSON_RAW_CONTROLS = re.compile("[\x7f-\x9f\u2028\u2029]")
+
+
 def render_json(report: InspectReport) -> str:
-    """The report as one JSON document (every note and every ledger row)."""
-    return json.dumps(report_dict(report), indent=2, ensure_ascii=False) + "\n"
+    """The report as one JSON document (every note and every ledger row).
+
+    ``json.dumps`` escapes C0 controls; the few others are written as ``\\u``
+    escapes too, which JSON reads back as the same characters.
+    """
+    text = json.dumps(report_dict(report), indent=2, ensure_ascii=False)
+    return _JSON_RAW_CONTROLS.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n"
 
 
 # --- progress and the command ---------------------------------------------------------------
@@ -405,7 +444,7 @@ class ProgressBar:
 
     def __init__(self, stream: TextIO, label: str) -> None:
         self.stream = stream
-        self.label = label
+        self.label = escape_controls(label)  # a file name may hold an escape sequence
         self.shown = -1
 
     def __call__(self, done: int, total: int) -> None:
@@ -430,15 +469,28 @@ def _wants_progress(stream: TextIO, size: int) -> bool:
     return size >= LARGE_FILE_BYTES and callable(isatty) and bool(isatty())
 
 
-def _non_negative_int(text: str) -> int:
-    """A token count from the command line (``200000``, ``200_000`` or ``200,000``)."""
-    try:
-        value = int(text.replace("_", "").replace(",", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
-    return value
+_NUMBER_SHOWN = 40  # characters of a refused option value repeated in the error
+
+
+def token_count(option: str, value: str | int) -> int:
+    """A token count from the command line (``200000``, ``200_000`` or ``200,000``).
+
+    Checked here, not by ``argparse``, so a bad value is one error line (exit
+    status 2) like every other input error; the digits are counted before
+    converting, so ``10**400`` digits or ``1e400`` cannot overflow anything.
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        digits = str(value) if 0 <= value <= MAX_SAFE_INTEGER else "-1"
+    else:
+        digits = str(value).strip().replace("_", "").replace(",", "")
+    if digits.isascii() and digits.isdigit() and len(digits) <= len(str(MAX_SAFE_INTEGER)):
+        number = int(digits)
+        if number <= MAX_SAFE_INTEGER:
+            return number
+    shown = str(value) if len(str(value)) <= _NUMBER_SHOWN else f"{str(value)[:_NUMBER_SHOWN]}..."
+    raise InspectError(
+        f"{option} must be a whole number from 0 to 2**53 - 1 ({MAX_SAFE_INTEGER:,}), got {shown!r}"
+    )
 
 
 _DESCRIPTION = """\
@@ -477,12 +529,11 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument(
         "--leaf", metavar="ID", help="the entry to build the context for (default: the last)"
     )
-    parser.add_argument("--max-tokens", metavar="N", type=_non_negative_int, default=DEFAULT_MAX_TOKENS,
+    parser.add_argument("--max-tokens", metavar="N", default=DEFAULT_MAX_TOKENS,
                         help=f"context window (default: {DEFAULT_MAX_TOKENS:,}, as pi)")  # fmt: skip
-    parser.add_argument("--reserved-output", metavar="N", type=_non_negative_int,
-                        default=DEFAULT_RESERVED_OUTPUT,
+    parser.add_argument("--reserved-output", metavar="N", default=DEFAULT_RESERVED_OUTPUT,
                         help=f"tokens kept for the answer (default: {DEFAULT_RESERVED_OUTPUT:,}, as pi)")  # fmt: skip
-    parser.add_argument("--safety-margin", metavar="N", type=_non_negative_int, default=0,
+    parser.add_argument("--safety-margin", metavar="N", default=0,
                         help="extra tokens kept free (default: 0)")  # fmt: skip
     parser.add_argument("--estimator", choices=("chars", "bpe", "fixture"), default="chars",
                         help="chars: pi's characters/4 (default); bpe: real o200k tokens; fixture: the chapter's table")  # fmt: skip
@@ -490,15 +541,6 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
                         help="table (default) or json (every note and ledger row)")  # fmt: skip
     parser.set_defaults(func=run)
     return parser
-
-
-def _decode(name: str, data: bytes) -> str:
-    """The file's text; bad UTF-8 is an error naming its line."""
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
-        raise InspectError(f"{name}: line {line}: not valid UTF-8") from None
 
 
 def _with_bar(enabled: bool, stream: TextIO, label: str, work: Callable[[Progress | None], T]) -> T:
@@ -530,19 +572,20 @@ def _counting(estimate: Estimate, progress: Progress | None, total: int) -> Esti
 def run(
     args: argparse.Namespace, *, stdout: TextIO | None = None, stderr: TextIO | None = None
 ) -> int:
-    """Read the file, build the report, print it; returns the exit status (0)."""
+    """Read the file (never writing to it), build the report, print it; returns the exit status (0)."""
     out = stdout or sys.stdout
     err = stderr or sys.stderr
-    file = Path(args.file)
-    try:
-        data = file.read_bytes()
-    except OSError as error:
-        raise InspectError(f"cannot read {args.file}: {error.strerror or error}") from None
+    budget = {
+        "max_tokens": token_count("--max-tokens", args.max_tokens),
+        "reserved_output": token_count("--reserved-output", args.reserved_output),
+        "safety_margin": token_count("--safety-margin", args.safety_margin),
+    }
     estimate = make_estimator(args.estimator)  # fails fast, before a long import
-    text = _decode(args.file, data)
+    file = Path(args.file)
+    data = _read_input(file, args.file)
     show = _wants_progress(err, len(data))
     loaded = _with_bar(
-        show, err, f"reading {file.name}", lambda bar: load_session(args.file, text, bar)
+        show, err, f"reading {file.name}", lambda bar: load_session(file, args.file, data, bar)
     )
     # build_context and the ledger each price every message once (plus system and summary)
     calls = 2 * (sum(isinstance(entry, MessageEntry) for entry in loaded.entries) + 2)
@@ -554,11 +597,9 @@ def run(
             loaded,
             file=args.file,
             leaf_id=args.leaf,
-            max_tokens=args.max_tokens,
-            reserved_output=args.reserved_output,
-            safety_margin=args.safety_margin,
             estimator=args.estimator,
             estimate=_counting(estimate, bar, calls),
+            **budget,
         ),
     )
     out.write(render_json(report) if args.format == "json" else render_table(report))

@@ -137,6 +137,43 @@ def bash_execution_text(message: dict[str, Any]) -> str:
     return text
 
 
+_BASH_STRINGS = ("output", "fullOutputPath")  # optional; ``command`` is required
+_BASH_FLAGS = ("cancelled", "truncated", "excludeFromContext")
+
+
+def _check_bash_fields(message: dict[str, Any], line: int) -> None:
+    """A bash run's fields have the types pi writes, or the import stops naming the field.
+
+    Why an error and not a repair: the text sent to a model is built from
+    these fields, and a list or an object there would be sent as Python's
+    rendering of it, a text pi never sent. Absent (or null) optional fields
+    are fine: pi leaves out what it did not record.
+    """
+    command = message.get("command")
+    if not isinstance(command, str):
+        raise PiImportError(
+            f"bashExecution message.command must be a string, got {shown(command)}", line=line
+        )
+    for key in _BASH_STRINGS:
+        value = message.get(key)
+        if value is not None and not isinstance(value, str):
+            raise PiImportError(
+                f"bashExecution message.{key} must be a string, got {shown(value)}", line=line
+            )
+    for key in _BASH_FLAGS:
+        value = message.get(key)
+        if value is not None and not isinstance(value, bool):
+            raise PiImportError(
+                f"bashExecution message.{key} must be true or false, got {shown(value)}",
+                line=line,
+            )
+    code = message.get("exitCode")
+    if code is not None and (isinstance(code, bool) or not isinstance(code, int | float)):
+        raise PiImportError(
+            f"bashExecution message.exitCode must be a number, got {shown(code)}", line=line
+        )
+
+
 def _text_block(value: str) -> dict[str, Any]:
     return {"type": "text", "text": value}
 
@@ -183,13 +220,14 @@ class Converter:
                 images.append(image_placeholder(block))
                 blocks.append(_text_block(images[-1]))
             else:
-                placeholder = f"[{kind or 'unknown'} block omitted]"
+                name = kind if isinstance(kind, str) and kind else "unknown"
+                placeholder = f"[{name} block omitted]"
                 blocks.append(_text_block(placeholder))
                 self.notes.add(
                     NoteKind.BLOCK_PLACEHOLDER,
                     line,
                     entry_id,
-                    f"{where}.content.{position}: a {kind!r} block has no course form; "
+                    f"{where}.content.{position}: a {shown(kind)} block has no course form; "
                     f"replaced by the text {placeholder!r}",
                 )
         if images:
@@ -291,7 +329,7 @@ class Converter:
                     NoteKind.BLOCK_DROPPED,
                     line,
                     entry_id,
-                    f"{where}: a {kind!r} block has no course form (not text or toolCall); dropped",
+                    f"{where}: a {shown(kind)} block has no course form (not text or toolCall); dropped",
                 )
         if thinking_blocks:
             self.notes.add(
@@ -430,6 +468,7 @@ class Converter:
         if role == "toolResult":
             return self._tool_result(message, line, entry_id, ts), None
         if role == "bashExecution":
+            _check_bash_fields(message, line)
             if message.get("excludeFromContext"):
                 return None, ("pi.message.bashExecution", message)
             used = (

@@ -286,7 +286,7 @@ def map_pi_summary(markdown: str) -> SummaryMapping:
                     f"field: kept in {CATCH_ALL}, each item prefixed '{route.prefix}: '",
                 )
             )
-    goal_text = "\n".join(goal).strip()
+    goal_text = js_trim("\n".join(goal))
     if not goal_text:
         goal_text, note = _goal_fallback(titles)
         notes.append(("summary_goal_fallback", note))
