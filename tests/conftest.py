@@ -43,6 +43,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -170,3 +171,21 @@ def impl(request: pytest.FixtureRequest) -> ModuleType:
     if directory is None:
         return course_lib
     return load_practice_package(Path(directory))
+
+
+@pytest.fixture
+def course_lab(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> Callable[..., tuple[int, str, str]]:
+    """Run the real ``course-lab`` entry point with ``inspect``; returns (status, out, err)."""
+    from course_lib import cli
+
+    if "inspect_cli" not in cli._COMMAND_MODULES:
+        monkeypatch.setattr(cli, "_COMMAND_MODULES", (*cli._COMMAND_MODULES, "inspect_cli"))
+
+    def run(*argv: str) -> tuple[int, str, str]:
+        status = cli.main(["inspect", *argv])
+        captured = capsys.readouterr()
+        return status, captured.out, captured.err
+
+    return run

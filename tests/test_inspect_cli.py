@@ -16,7 +16,6 @@ from course_lib import (
     build_context,
     chapter_fixture,
     chapter_fixture_after_compaction,
-    cli,
     inspect_cli,
 )
 from course_lib.estimators import chars_estimator
@@ -28,20 +27,6 @@ V3 = Path(__file__).resolve().parent / "data" / "pi" / "v3-tree.jsonl"
 LEDGER_ROW = re.compile(r"^\s+\d+\s+\d+\s+\S+\s+\S+\s+[\d,]+\s+(kept|trimmed|overflow)$")
 
 Runner = Callable[..., tuple[int, str, str]]
-
-
-@pytest.fixture
-def course_lab(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Runner:
-    """Run the real ``course-lab`` entry point with ``inspect`` registered; returns (status, out, err)."""
-    if "inspect_cli" not in cli._COMMAND_MODULES:
-        monkeypatch.setattr(cli, "_COMMAND_MODULES", (*cli._COMMAND_MODULES, "inspect_cli"))
-
-    def run(*argv: str) -> tuple[int, str, str]:
-        status = cli.main(["inspect", *argv])
-        captured = capsys.readouterr()
-        return status, captured.out, captured.err
-
-    return run
 
 
 def write_course_file(tmp_path: Path, entries: list) -> Path:

@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_inspect_cli import Runner
 
 from course_lib import (
     JsonlSessionStore,
     MessageEntry,
     SessionEntryError,
     chapter_fixture,
-    cli,
     group_interactions,
     parse_session_entry,
     text_of,
@@ -39,9 +39,6 @@ from course_lib.importers import (
 )
 from course_lib.importers._pi_summary import map_pi_summary
 from course_lib.wire import DEFAULT_LIMITS, JsonValueError
-
-Runner = Callable[..., tuple[int, str, str]]
-
 
 # --- small builders -------------------------------------------------------------------
 
@@ -85,20 +82,6 @@ def compaction(summary: str, first_kept_index: int = 1) -> dict[str, Any]:
         "firstKeptEntryIndex": first_kept_index,
         "tokensBefore": 10,
     }
-
-
-@pytest.fixture
-def course_lab(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Runner:
-    """The real ``course-lab inspect`` entry point; returns (status, stdout, stderr)."""
-    if "inspect_cli" not in cli._COMMAND_MODULES:
-        monkeypatch.setattr(cli, "_COMMAND_MODULES", (*cli._COMMAND_MODULES, "inspect_cli"))
-
-    def run(*argv: str) -> tuple[int, str, str]:
-        status = cli.main(["inspect", *argv])
-        captured = capsys.readouterr()
-        return status, captured.out, captured.err
-
-    return run
 
 
 def write_course_file(tmp_path: Path, entries: list[Any]) -> Path:
