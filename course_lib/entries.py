@@ -145,8 +145,12 @@ def _problem(error: dict[str, Any]) -> str:
     if kind in _TAG_ERRORS:
         key = str(error["ctx"]["discriminator"]).strip("'")
         return f"missing or unknown (expected {_EXPECTED_TAGS.get(key, key)})"
-    message = str(error["msg"])
-    return message.removeprefix("Value error, ")
+    message = str(error["msg"]).removeprefix("Value error, ")
+    value = error.get("input")
+    if kind == "course_number" and (isinstance(value, bool) or not isinstance(value, int | float)):
+        shown = "null" if value is None else type(value).__name__
+        return f"{message}, not {shown}"  # "must be a finite number, not str"
+    return message
 
 
 def describe_validation_error(error: ValidationError) -> str:

@@ -139,7 +139,7 @@ def test_errors_read_the_same_on_both_paths() -> None:
     assert (
         str(fast.value)
         == str(slow.value)
-        == "session entry calls: timestamp: must be a finite number"
+        == "session entry calls: timestamp: must be a finite number, not str"
     )
 
 
