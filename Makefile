@@ -33,6 +33,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format .
 
 bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	$(BIN)/python -m benchmarks
 
 # Re-execute the notebooks from notebooks/notebook_sources/ and store them with outputs.
