@@ -512,8 +512,10 @@ examples:
       --max-tokens 31 --reserved-output 4 --safety-margin 2     (the chapter's 31 / 4 / 2)
   course-lab inspect my-session.jsonl --format json > report.json
 
-exit status: 0 the report was printed, 2 bad input (missing file, a line that
-is not valid JSON or not a session entry, an unknown --leaf)."""
+exit status: 0 the report was printed, 2 bad input (a missing file or one that
+is not a regular file, a line that is not valid JSON or not a session entry, an
+unknown --leaf, a token count that is not a whole number from 0 to 2**53 - 1).
+The file is only read: inspect never creates, locks or changes it."""
 
 
 def register(subparsers: Any) -> argparse.ArgumentParser:

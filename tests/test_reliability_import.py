@@ -6,10 +6,13 @@ text, never changes or creates its input, and refuses bad numbers in one line.
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import json
+import math
 import os
 import re
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -379,7 +382,7 @@ def test_a_bash_run_with_a_field_of_the_wrong_type_is_an_error(
 
 def test_a_huge_wrong_value_is_shown_short() -> None:
     with pytest.raises(PiImportError) as caught:
-        import_pi_text(pi_text(HEADER, v1(bash(output=["x" * 100_000] * 1_000))))
+        import_pi_text(pi_text(HEADER, v1(bash(output=["x" * 1_000] * 1_000))))  # 1 MB
     assert len(str(caught.value)) < 300
 
 
@@ -570,3 +573,21 @@ def test_an_estimator_result_that_overflows_is_one_error_line(
     status, out, err = course_lab(str(file), "--max-tokens", "9007199254740991")
     assert status == 2 and out == ""
     assert err.startswith("course-lab: error: ") and err.count("\n") == 1 and len(err) < 300
+
+
+def test_the_summary_parser_benchmark_measures_every_figure(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # benchmarks/ is not an installed package, so load the module from its file
+    root = Path(__file__).resolve().parent.parent
+    spec = importlib.util.spec_from_file_location(
+        "bench_summary_parser", root / "benchmarks" / "bench_summary_parser.py"
+    )
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "bench_summary_parser", bench)
+    spec.loader.exec_module(bench)
+    figures = bench.measure(repeats=1, size=200, old_size=5)
+    assert [f.name for f in figures] == [*bench.SHAPES, "old heading pattern, padded heading"]
+    assert all(math.isfinite(f.ratio) and f.ratio > 0 for f in figures)
+    assert bench.render(figures).count("x  ") == len(figures)

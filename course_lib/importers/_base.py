@@ -25,13 +25,15 @@ __all__ = [
 ]
 
 _SHORT = reprlib.Repr()
-_SHORT.maxstring = _SHORT.maxother = 80
-_SHORT.maxlevel = 3
+_SHORT.maxstring = _SHORT.maxother = 60
+_SHORT.maxlevel = _SHORT.maxlist = _SHORT.maxdict = 3
+SHOWN_CHARS = 100  # the most of one value a message repeats
 
 
 def shown(value: Any) -> str:
     """A short repr of a value from the file, for messages: a 10 MB list must not become the message."""
-    return _SHORT.repr(value)
+    text = _SHORT.repr(value)
+    return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 3] + "..."
 
 
 class PiImportError(CourseError):
