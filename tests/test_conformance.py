@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_summary import empty_summary
 
 from course_lib import (
     CompactionError,
-    CompactionSummary,
     InMemorySessionStore,
     JsonlSessionStore,
     MessageEntry,
@@ -69,15 +69,7 @@ def _compacted_path() -> list[Any]:
         [u1, u2],
         id="compact-1",
         timestamp=5,
-        summary=CompactionSummary(
-            goal="g",
-            constraints=[],
-            completed=[],
-            decisions=[],
-            changed_files=[],
-            unresolved=[],
-            next=[],
-        ),
+        summary=empty_summary(),
         first_kept_entry_id="u2",
         tokens_before=2,
     )

@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 from filelock import FileLock
+from test_stores import PartialWriteIO  # a file that fails half-way, as a full disk does
 
 import course_lib.stores as stores
 from course_lib import (
@@ -421,16 +422,6 @@ def append_chain(path: str, worker: int, count: int, start: Any) -> None:
         entry_id = f"w{worker}-{number}"
         store.append(chat_entry(entry_id, parent, f"工作者 {worker} 第 {number} 条 🧵", number))
         parent = entry_id
-
-
-class PartialWriteIO(io.FileIO):
-    """A file that writes half of what it is given, then fails as a full disk would."""
-
-    def write(self, data: Any) -> int:
-        data = bytes(data)
-        if len(data) > 1:
-            super().write(data[: len(data) // 2])
-        raise OSError(errno.ENOSPC, "No space left on device")
 
 
 _real_open = pathlib.Path.open
