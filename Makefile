@@ -36,9 +36,9 @@ bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	$(BIN)/python -m benchmarks
 
-# Re-execute the notebooks from notebooks/notebook_sources/ and store them with outputs.
+# Re-execute the notebooks from notebook_tools/notebook_sources/ and store them with outputs.
 notebooks: $(STAMP)
-	$(BIN)/python notebooks/build.py
+	$(BIN)/python notebook_tools/build.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

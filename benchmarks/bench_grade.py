@@ -22,15 +22,15 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from course_lib.checks import LAB_TOPICS
-from course_lib.grade_report import gradebook_json
-from course_lib.grading import Grade, Limits, find_submissions, grade_roster
-from course_lib.starters import (
+from course_lib.track.catalogue import LAB_TOPICS
+from course_lib.track.grading import Grade, Limits, find_submissions, grade_roster
+from course_lib.track.starters import (
     lab_modules,
     replace_region_bodies,
     solution_bodies,
     write_practice_package,
 )
+from course_lib.views.grade_report import gradebook_json
 
 LABS = list(LAB_TOPICS)
 

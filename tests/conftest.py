@@ -10,7 +10,7 @@ With ``--impl DIR`` the tests run against a student's practice package
   tests take the ``impl`` fixture, which is the practice package.
 * The wider suite (``tests/test_entries.py`` and the other modules that
   ``course-lab check LAB --extended`` adds, see
-  ``course_lib.checks.EXTENDED_TEST_MODULES``) imports the chapter's names
+  ``course_lib.track.checks.EXTENDED_TEST_MODULES``) imports the chapter's names
   from ``course_lib`` as any user of the library does. ``pytest_configure``
   runs before any test module is imported; with ``--impl`` it loads the
   practice package and switches ``course_lib`` over to it:
@@ -33,7 +33,7 @@ With ``--impl DIR`` the tests run against a student's practice package
   ``pytest_unconfigure`` puts every module and name back.
 
 Which wider modules run against a practice package is decided by
-``course_lib.checks.extended_test_files``: only those whose every
+``course_lib.track.checks.extended_test_files``: only those whose every
 ``course_lib`` import is something the practice package provides, so an
 extended run never passes by testing reference code instead.
 """
@@ -50,7 +50,7 @@ from types import ModuleType
 import pytest
 
 import course_lib
-from course_lib.practice import PracticePackageError, load_practice_package
+from course_lib.track.practice import PracticePackageError, load_practice_package
 
 _MISSING = object()
 _SWITCHED = pytest.StashKey[list[tuple[object, str, object]]]()
@@ -99,7 +99,7 @@ def _switch_course_lib_to(package: ModuleType) -> list[tuple[object, str, object
     # 2. The other course_lib modules already loaded (``import course_lib`` loads
     # the estimators and importers) are imported again, so that they too build
     # on the practice package, as any module a test imports later does.
-    keep = {"course_lib", "course_lib.practice", *switched}
+    keep = {"course_lib", "course_lib.track.practice", *switched}
     loaded = {n: m for n, m in sys.modules.items() if n.startswith("course_lib.") and n not in keep}
     built_on = set(switched)
     while grown := {n for n, m in loaded.items() if n not in built_on and _uses_any(m, built_on)}:
@@ -178,10 +178,11 @@ def course_lab(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> Callable[..., tuple[int, str, str]]:
     """Run the real ``course-lab`` entry point with ``inspect``; returns (status, out, err)."""
-    from course_lib import cli
+    from course_lib.tools import cli
 
-    if "inspect_cli" not in cli._COMMAND_MODULES:
-        monkeypatch.setattr(cli, "_COMMAND_MODULES", (*cli._COMMAND_MODULES, "inspect_cli"))
+    inspect_module = "course_lib.tools.inspect_session"
+    if inspect_module not in cli._COMMAND_MODULES:
+        monkeypatch.setattr(cli, "_COMMAND_MODULES", (*cli._COMMAND_MODULES, inspect_module))
 
     def run(*argv: str) -> tuple[int, str, str]:
         status = cli.main(["inspect", *argv])

@@ -16,16 +16,16 @@ from typing import Any
 
 import pytest
 
-from course_lib import checks
-from course_lib.checks import (
+from course_lib.errors import CourseError
+from course_lib.tools.cli import _COMMAND_MODULES, main
+from course_lib.track import catalogue, checks
+from course_lib.track.checks import (
     EXTENDED_KEYWORDS,
     EXTENDED_TEST_MODULES,
     extended_test_files,
     resolve_labs,
 )
-from course_lib.cli import _COMMAND_MODULES, main
-from course_lib.errors import CourseError
-from course_lib.starters import write_practice_package
+from course_lib.track.starters import write_practice_package
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -39,7 +39,7 @@ def last_line(text: str) -> str:
 
 
 def test_track_commands_are_registered() -> None:
-    assert "track_cli" in _COMMAND_MODULES
+    assert "course_lib.tools.track_commands" in _COMMAND_MODULES
 
 
 def test_practice_writes_refuses_and_forces(
@@ -109,7 +109,7 @@ def test_check_goes_from_red_to_green(package: Path, capsys: pytest.CaptureFixtu
     capsys.readouterr()
     status, out, _ = run(capsys, "check", "11", "--impl", str(package))
     assert status == 0 and last_line(out) == "Chapter 11: 15/15 passed"
-    for lab, count in checks.LAB_CHECK_COUNTS.items():
+    for lab, count in catalogue.LAB_CHECK_COUNTS.items():
         assert f"Lab {lab}: {count}/{count} passed" in out.splitlines()
 
 
@@ -137,7 +137,7 @@ def test_a_failing_check_shows_its_assertion_and_exit_status_1(
 @pytest.fixture(scope="module")
 def solved(tmp_path_factory: pytest.TempPathFactory) -> Path:
     directory = tmp_path_factory.mktemp("solved") / "p"
-    write_practice_package(directory, solved=list(checks.LAB_TOPICS))
+    write_practice_package(directory, solved=list(catalogue.LAB_TOPICS))
     return directory
 
 
@@ -148,7 +148,7 @@ def test_every_lab_passes_its_extended_suite_once_solved(
     assert (status, err) == (0, "")
     lines = out.splitlines()
     assert last_line(out) == "Chapter 11: 15/15 passed"
-    for lab, count in checks.LAB_CHECK_COUNTS.items():
+    for lab, count in catalogue.LAB_CHECK_COUNTS.items():
         assert f"Lab {lab}: {count}/{count} passed" in lines
         (line,) = [line for line in lines if line.startswith(f"Lab {lab} extended: ")]
         found = re.fullmatch(rf"Lab {lab} extended: (\d+)/(\d+) passed", line)
@@ -157,7 +157,7 @@ def test_every_lab_passes_its_extended_suite_once_solved(
 
 
 def test_extended_modules_exist_and_run_against_a_practice_package() -> None:
-    assert list(EXTENDED_TEST_MODULES) == list(checks.LAB_TOPICS)
+    assert list(EXTENDED_TEST_MODULES) == list(catalogue.LAB_TOPICS)
     assert set(EXTENDED_KEYWORDS) <= set(EXTENDED_TEST_MODULES)
     for lab, modules in EXTENDED_TEST_MODULES.items():
         selection = extended_test_files(lab, for_practice=True)
@@ -181,7 +181,7 @@ def test_extended_selection_leaves_out_modules_using_what_a_practice_package_lac
     (tmp_path / "test_properties.py").write_text(
         "import course_lib\nfrom course_lib import bpe_estimator, build_context\n"
         "from course_lib.estimators import chars_estimator\n\n"
-        "def test_b():\n    assert course_lib.frames and bpe_estimator and chars_estimator\n",
+        "def test_b():\n    assert course_lib.views and bpe_estimator and chars_estimator\n",
         encoding="utf-8",
     )
     monkeypatch.setattr(checks, "tests_directory", lambda: tmp_path)
@@ -190,7 +190,7 @@ def test_extended_selection_leaves_out_modules_using_what_a_practice_package_lac
     assert practice.files == [tmp_path / "test_fixture_numbers.py"]
     assert practice.left_out == [
         "tests/test_properties.py (uses course_lib.bpe_estimator, course_lib.estimators, "
-        "course_lib.frames, which the practice package lacks)"
+        "course_lib.views, which the practice package lacks)"
     ]
     reference = extended_test_files("11.3", for_practice=False)
     assert reference.files == [
@@ -331,7 +331,7 @@ def test_help_shows_examples(command: str, capsys: pytest.CaptureFixture[str]) -
 
 def test_console_entry_point_end_to_end(solved: Path) -> None:
     completed = subprocess.run(
-        [sys.executable, "-m", "course_lib.cli", "check", "11.4", "--impl", str(solved)],
+        [sys.executable, "-m", "course_lib.tools.cli", "check", "11.4", "--impl", str(solved)],
         capture_output=True,
         text=True,
         check=False,
@@ -364,13 +364,13 @@ def test_check_json_is_one_object_with_every_check(
         15, 15, True, False
     )  # fmt: skip
     assert report["labs"] == [
-        {"lab": lab, "topic": checks.LAB_TOPICS[lab], "passed": count, "total": count}
-        for lab, count in checks.LAB_CHECK_COUNTS.items()
+        {"lab": lab, "topic": catalogue.LAB_TOPICS[lab], "passed": count, "total": count}
+        for lab, count in catalogue.LAB_CHECK_COUNTS.items()
     ]
     rows = report["checks"]
     assert isinstance(rows, list) and len(rows) == 15
     assert [row["name"] for row in rows] == [
-        name for lab in checks.LAB_TOPICS for name in checks.check_names(lab)
+        name for lab in catalogue.LAB_TOPICS for name in checks.check_names(lab)
     ]
     for row in rows:
         assert set(row) == CHECK_KEYS

@@ -28,7 +28,7 @@ from course_lib import (
     path_to,
     system_replay_fixture,
 )
-from course_lib.fixture_files import fixture_files, main, write_fixture_files
+from course_lib.tools.fixture_files import fixture_files, main, write_fixture_files
 from course_lib.wire import dumps_line
 
 PROJECT = Path(__file__).resolve().parents[1]
@@ -56,11 +56,11 @@ def test_the_committed_folder_matches_the_generator(tmp_path: Path) -> None:
     assert sorted(path.name for path in written) == sorted(fixture_files())
     committed = sorted(path.name for path in DATA.glob("*.jsonl"))
     assert committed == sorted(fixture_files()), (
-        "data/chapter11 drifted: run `python -m course_lib.fixture_files data/chapter11`"
+        "data/chapter11 drifted: run `python -m course_lib.tools.fixture_files data/chapter11`"
     )
     for path in written:
         assert (DATA / path.name).read_bytes() == path.read_bytes(), (
-            f"{path.name} drifted: run `python -m course_lib.fixture_files data/chapter11`"
+            f"{path.name} drifted: run `python -m course_lib.tools.fixture_files data/chapter11`"
         )
 
 
@@ -71,7 +71,7 @@ def test_the_generator_is_pure() -> None:
 def test_the_module_entry_point_writes_the_files(tmp_path: Path) -> None:
     target = tmp_path / "out" / "chapter11"
     completed = subprocess.run(
-        [sys.executable, "-m", "course_lib.fixture_files", str(target)],
+        [sys.executable, "-m", "course_lib.tools.fixture_files", str(target)],
         cwd=PROJECT,
         capture_output=True,
         text=True,

@@ -1,4 +1,4 @@
-"""The notebook tables (``course_lib.frames``) show the chapter's numbers, computed, not typed."""
+"""The notebook tables (``course_lib.views``) show the chapter's numbers, computed, not typed."""
 
 from __future__ import annotations
 
@@ -22,10 +22,12 @@ from course_lib import (
     parse_session_entry,
     system_replay_fixture,
 )
-from course_lib.checks import LAB_CHECK_COUNTS, CheckOutcome, LabReport
 from course_lib.estimators import chars_estimator
-from course_lib.frames import (
-    LAB_MAP,
+from course_lib.importers import PiSource, import_pi_session
+from course_lib.track.catalogue import LAB_CHECK_COUNTS, LAB_MAP
+from course_lib.track.checks import CheckOutcome, LabReport
+from course_lib.views import (
+    NO_VALUE,
     checks_frame,
     compaction_steps,
     cut_points_frame,
@@ -56,7 +58,6 @@ from course_lib.frames import (
     system_frame,
     untrimmed_message_tokens,
 )
-from course_lib.importers import PiSource, import_pi_session
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "data" / "pi-sessions" / "large-session.v1.jsonl"
@@ -340,8 +341,8 @@ def test_lab_map_names_files_that_exist() -> None:
         "transfer",
         "real session",
     ]
-    assert list(frame["number of checks"].iloc[:5]) == list(LAB_CHECK_COUNTS.values())
-    assert frame["number of checks"].iloc[5:].isna().all()
+    assert list(frame["number of checks"].iloc[:5]) == [str(n) for n in LAB_CHECK_COUNTS.values()]
+    assert list(frame["number of checks"].iloc[5:]) == [NO_VALUE, NO_VALUE]  # never <NA>
     assert list(frame["topic"].iloc[5:]) == ["budget ledger", "a real pi session"]
     for row in LAB_MAP:
         assert (ROOT / row.notebook).is_file(), row.notebook

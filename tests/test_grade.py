@@ -22,11 +22,11 @@ from typing import Any
 
 import pytest
 
-from course_lib.checks import LAB_CHECK_COUNTS, LAB_TOPICS, check_names
-from course_lib.cli import main
 from course_lib.errors import CourseError
-from course_lib.grade_report import GRADEBOOK_SCHEMA
-from course_lib.grading import (
+from course_lib.tools.cli import main
+from course_lib.track.catalogue import LAB_CHECK_COUNTS, LAB_TOPICS
+from course_lib.track.checks import check_names
+from course_lib.track.grading import (
     STATUS_MEANING,
     Limits,
     Submission,
@@ -34,12 +34,13 @@ from course_lib.grading import (
     grade_submission,
     identical_labs,
 )
-from course_lib.starters import (
+from course_lib.track.starters import (
     lab_modules,
     replace_region_bodies,
     solution_bodies,
     write_practice_package,
 )
+from course_lib.views.grade_report import GRADEBOOK_SCHEMA
 
 LABS = list(LAB_TOPICS)
 TIMEOUT = "6"  # a working submission takes 1-2 s, even on a loaded machine

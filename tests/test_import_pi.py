@@ -41,6 +41,7 @@ from course_lib.importers import (
     import_pi_session,
     import_pi_text,
 )
+from course_lib.views import import_notes_frame
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "data" / "pi-sessions" / "large-session.v1.jsonl"
@@ -343,7 +344,7 @@ def test_notes_are_frozen_and_make_a_frame(sample: Any) -> None:
     note = sample.notes[0]
     with pytest.raises(FrozenInstanceError):
         note.kind = "changed"  # type: ignore[misc]
-    frame = sample.notes_frame()
+    frame = import_notes_frame(sample)
     assert list(frame.columns) == ["kind", "line", "entry_id", "detail"]
     assert len(frame) == len(sample.notes) == 27
     assert frame["kind"].value_counts().to_dict() == sample.note_counts()

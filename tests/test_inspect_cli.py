@@ -16,10 +16,10 @@ from course_lib import (
     build_context,
     chapter_fixture,
     chapter_fixture_after_compaction,
-    inspect_cli,
 )
 from course_lib.estimators import chars_estimator
 from course_lib.importers import import_pi_session
+from course_lib.tools import inspect_session as inspect_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "data" / "pi-sessions" / "large-session.v1.jsonl"

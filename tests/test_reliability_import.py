@@ -30,7 +30,6 @@ from course_lib import (
     text_of,
     user_message,
 )
-from course_lib import inspect_cli as inspect_module
 from course_lib.errors import CourseError
 from course_lib.importers import (
     PiImportError,
@@ -41,6 +40,7 @@ from course_lib.importers import (
     import_pi_text,
 )
 from course_lib.importers._pi_summary import map_pi_summary
+from course_lib.tools import inspect_session as inspect_module
 from course_lib.wire import DEFAULT_LIMITS, JsonValueError
 
 # --- small builders -------------------------------------------------------------------

@@ -23,18 +23,17 @@ import pytest
 from conftest import _switch_back, _switch_course_lib_to
 
 import course_lib
-from course_lib.checks import (
-    LAB_CHECK_COUNTS,
-    LAB_TOPICS,
+from course_lib.errors import CourseError
+from course_lib.track.catalogue import LAB_CHECK_COUNTS, LAB_TOPICS
+from course_lib.track.checks import (
     LabReport,
     check_names,
     extended_test_files,
     run_checks,
     run_extended_checks,
 )
-from course_lib.errors import CourseError
-from course_lib.practice import load_practice_package
-from course_lib.starters import (
+from course_lib.track.practice import load_practice_package
+from course_lib.track.starters import (
     LabMarkError,
     begin_mark,
     chapter_exports,
@@ -312,12 +311,12 @@ def test_impl_switches_course_lib_to_the_practice_package_and_back(
         assert estimators is not reference["course_lib.estimators"]
         assert course_lib.chars_estimator is estimators.chars_estimator
         assert course_lib.chars_estimator()(starter.user_message("12345", timestamp=1)) == 2
-        fixture_files = importlib.import_module("course_lib.fixture_files")
+        fixture_files = importlib.import_module("course_lib.tools.fixture_files")
         assert fixture_files.chapter_fixture is starter.chapter_fixture
     finally:
         _switch_back(replaced)
-        if "course_lib.fixture_files" not in reference:  # first imported after the switch
-            del sys.modules["course_lib.fixture_files"]
+        if "course_lib.tools.fixture_files" not in reference:  # first imported after the switch
+            del sys.modules["course_lib.tools.fixture_files"]
             delattr(course_lib, "fixture_files")
 
     now = {name: module for name, module in sys.modules.items() if name.startswith("course_lib")}

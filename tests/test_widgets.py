@@ -1,4 +1,4 @@
-"""The explorers (``course_lib.widgets``) show what ``build_context`` decides, headless.
+"""The explorers (``course_lib.views``) show what ``build_context`` decides, headless.
 
 Each test sets widget values from Python, as a student would with the mouse,
 and checks what the explorer renders: kept ids, reason, table rows and the
@@ -11,7 +11,7 @@ import matplotlib
 from matplotlib.figure import Figure
 
 from course_lib import build_context, chapter_fixture, fixture_estimator, text_of
-from course_lib.widgets import (
+from course_lib.views import (
     BudgetExplorer,
     CompactionExplorer,
     bar_frame,

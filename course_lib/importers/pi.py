@@ -31,7 +31,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, get_args
+from typing import Any, get_args
 
 from ..entries import SessionEntry, parse_session_entry
 from ..errors import SessionEntryError
@@ -49,9 +49,6 @@ from ._base import (
 from ._pi_convert import Converter, Draft
 from ._pi_read import RawFile, RawRecord, decode_pi_bytes, read_pi_records, read_regular_file
 from ._pi_repair import MissingResultPolicy, repair_tree, resolve_first_kept
-
-if TYPE_CHECKING:
-    import pandas as pd
 
 __all__ = [
     "ImportNote",
@@ -100,17 +97,6 @@ class ImportResult:
     def note_counts(self) -> dict[str, int]:
         """How many notes of each kind, most frequent first."""
         return count_kinds(self.notes)
-
-    def notes_frame(self) -> pd.DataFrame:
-        """The notes as a table (kind, line, entry_id, detail) for a notebook."""
-        import pandas as pd  # only a notebook needs it, so the import stays here
-
-        frame = pd.DataFrame(
-            [(n.kind, n.line, n.entry_id, n.detail) for n in self.notes],
-            columns=["kind", "line", "entry_id", "detail"],
-        )
-        frame["line"] = frame["line"].astype("Int64")
-        return frame
 
 
 def is_pi_session_header(record: Any) -> bool:

@@ -41,14 +41,14 @@ CELLS: list[Cell] = [
             chapter_fixture_after_compaction,
             fixture_estimator,
         )
-        from course_lib.frames import (
+        from course_lib.views import (
             ledger_agreement_frame,
             ledger_frame,
             path_arrow,
             setup_notebook,
             styled_fixture_frame,
         )
-        from course_lib.practice import load_practice_package
+        from course_lib.track.practice import load_practice_package
 
         setup_notebook()
         """

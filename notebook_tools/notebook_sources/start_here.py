@@ -32,8 +32,8 @@ CELLS: list[Cell] = [
     ),
     code(
         """
-        from course_lib.checks import LAB_CHECK_COUNTS
-        from course_lib.frames import lab_map_frame, setup_notebook
+        from course_lib.track.catalogue import LAB_CHECK_COUNTS
+        from course_lib.views import lab_map_frame, setup_notebook
 
         setup_notebook()
         """
@@ -99,7 +99,7 @@ CELLS: list[Cell] = [
         pictures are not compared; the data each chart draws is always printed as a
         compared table next to it (summarised where a real session gives it hundreds
         of rows). The notebooks are generated from
-        `notebooks/notebook_sources/` by `notebooks/build.py`, so a change to a lesson is made
+        `notebook_tools/notebook_sources/` by `notebook_tools/build.py`, so a change to a lesson is made
         there and the notebooks rebuilt.
         """
     ),

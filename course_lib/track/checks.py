@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from .errors import CourseError
+from ..errors import CourseError
+from .catalogue import LAB_TOPICS
 
 __all__ = [
     "CHECK_TIMEOUT_SECONDS",
@@ -36,8 +37,6 @@ __all__ = [
     "EXTENDED_TEST_MODULES",
     "INTERRUPT_GRACE_SECONDS",
     "JSON_SCHEMA",
-    "LAB_CHECK_COUNTS",
-    "LAB_TOPICS",
     "CheckOutcome",
     "ExtendedSelection",
     "LabReport",
@@ -53,17 +52,6 @@ __all__ = [
     "tests_directory",
 ]
 
-LAB_TOPICS: dict[str, str] = {
-    "11.1": "compaction entry",
-    "11.2": "interaction groups",
-    "11.3": "budget projection",
-    "11.4": "create compaction",
-    "11.5": "resume compaction",
-}
-"""Each lab of Chapter 11 and the part of the chapter it builds."""
-
-LAB_CHECK_COUNTS: dict[str, int] = {"11.1": 3, "11.2": 3, "11.3": 3, "11.4": 2, "11.5": 4}
-"""How many checks the course gives each lab (15 in all)."""
 
 EXTENDED_TEST_MODULES: dict[str, tuple[str, ...]] = {
     "11.1": ("test_entries.py", "test_stores.py"),
@@ -230,7 +218,7 @@ def reports_as_json(
 
 def tests_directory() -> Path:
     """The workbook's ``tests/`` folder, next to the installed ``course_lib``."""
-    directory = Path(__file__).resolve().parent.parent / "tests"
+    directory = Path(__file__).resolve().parents[2] / "tests"
     if not (directory / "conftest.py").is_file():
         raise CourseError(
             "the lab checks were not found next to course_lib; "
@@ -258,7 +246,7 @@ def resolve_labs(text: str) -> list[str]:
     raise CourseError(f"unknown lab {text!r}; choose one of {known}, or 11 for the whole chapter")
 
 
-_PLUGIN = "course_lib._check_plugin"
+_PLUGIN = "course_lib.track.plugin"
 
 
 @dataclass(frozen=True)
@@ -504,7 +492,7 @@ def _not_in_practice_package(path: Path) -> list[str]:
 
     Those would still be the reference under ``--impl`` (see ``tests/conftest.py``).
     """
-    from .starters import chapter_exports, practice_modules  # starters imports this module
+    from .starters import chapter_exports, practice_modules
 
     modules = set(practice_modules())
     provided = {name for names in chapter_exports().values() for name in names} | modules

@@ -3,7 +3,7 @@
 A roster is a folder with one entry per student: a practice folder (what
 ``course-lab practice 11`` wrote) or a ``.zip`` of one. Each submission is
 copied (or safely unpacked) into a fresh temporary folder and checked there
-by a new interpreter (``python -m course_lib.grading --worker``) that
+by a new interpreter (``python -m course_lib.track.grading --worker``) that
 
 * runs in its own process group, killed whole at the time limit;
 * limits its own memory (``RLIMIT_AS``) and the size of any file it writes,
@@ -47,8 +47,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
+from ..errors import CourseError
 from .checks import check_names, reports_as_json, run_checks
-from .errors import CourseError
 from .starters import LabMarkError, find_regions, lab_modules, solution_bodies
 
 __all__ = [
@@ -381,10 +381,18 @@ def _run_worker(
     home = scratch / "home"
     (home / "tmp").mkdir(parents=True)
     # -P: the temporary folder is not on sys.path; PYTHONPATH: the grader's own course_lib.
-    command = [sys.executable, "-P", "-m", "course_lib.grading", "--worker", PACKAGE, str(result)]
+    command = [
+        sys.executable,
+        "-P",
+        "-m",
+        "course_lib.track.grading",
+        "--worker",
+        PACKAGE,
+        str(result),
+    ]
     command += ["--labs", ",".join(labs), "--timeout", f"{limits.timeout:g}"]
     command += ["--memory-mb", str(limits.memory_mb), "--file-mb", str(limits.file_mb)]
-    here = str(Path(__file__).resolve().parent.parent)
+    here = str(Path(__file__).resolve().parents[2])
     environment = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join(filter(None, [here, os.environ.get("PYTHONPATH")])),
@@ -580,7 +588,7 @@ def _worker(argv: Sequence[str]) -> int:
     from .practice import PracticePackageError, check_practice_package
     from .starters import chapter_exports
 
-    parser = argparse.ArgumentParser(prog="python -m course_lib.grading --worker")
+    parser = argparse.ArgumentParser(prog="python -m course_lib.track.grading --worker")
     parser.add_argument("package", type=Path)
     parser.add_argument("result", type=Path)
     parser.add_argument("--labs", required=True)
@@ -624,5 +632,5 @@ def _worker(argv: Sequence[str]) -> int:
 
 if __name__ == "__main__":
     if sys.argv[1:2] != ["--worker"]:
-        raise SystemExit("usage: python -m course_lib.grading --worker PACKAGE RESULT ...")
+        raise SystemExit("usage: python -m course_lib.track.grading --worker PACKAGE RESULT ...")
     sys.exit(_worker(sys.argv[2:]))

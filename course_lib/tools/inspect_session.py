@@ -17,17 +17,17 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
-from .budget import BuildContextResult, TokenProjection, build_context
-from .entries import CompactionEntry, MessageEntry, SessionEntry
-from .errors import CourseError, InteractionError
-from .estimators import bpe_estimator, chars_estimator
-from .fixture import fixture_estimator
-from .importers._pi_read import read_regular_file
-from .importers.pi import ImportNote, import_pi_bytes, is_pi_session_header
-from .ledger import LedgerRow, budget_ledger
-from .stores import SessionReadResult, path_to, read_session_file
-from .text_rules import escape_controls, is_blank
-from .wire import MAX_SAFE_INTEGER, loads_strict
+from ..budget import BuildContextResult, TokenProjection, build_context
+from ..entries import CompactionEntry, MessageEntry, SessionEntry
+from ..errors import CourseError, InteractionError
+from ..estimators import bpe_estimator, chars_estimator
+from ..fixture import fixture_estimator
+from ..importers._pi_read import read_regular_file
+from ..importers.pi import ImportNote, import_pi_bytes, is_pi_session_header
+from ..ledger import LedgerRow, budget_ledger
+from ..stores import SessionReadResult, path_to, read_session_file
+from ..text_rules import escape_controls, is_blank
+from ..wire import MAX_SAFE_INTEGER, loads_strict
 
 __all__ = [
     "DEFAULT_MAX_TOKENS",

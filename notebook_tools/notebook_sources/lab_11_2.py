@@ -37,8 +37,8 @@ CELLS: list[Cell] = [
             group_interactions,
             parse_session_entry,
         )
-        from course_lib.checks import run_lab_checks
-        from course_lib.frames import (
+        from course_lib.track.checks import run_lab_checks
+        from course_lib.views import (
             checks_frame,
             cut_points_frame,
             errors_frame,

@@ -17,8 +17,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .checks import LAB_TOPICS
-from .grading import STATUS_MEANING, Grade, Limits
+from ..track.catalogue import LAB_TOPICS
+from ..track.grading import STATUS_MEANING, Grade, Limits
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

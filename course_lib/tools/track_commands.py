@@ -20,8 +20,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from .checks import (
-    LAB_TOPICS,
+from ..errors import CourseError
+from ..track.catalogue import LAB_TOPICS
+from ..track.checks import (
     LabReport,
     extended_test_files,
     reports_as_json,
@@ -30,9 +31,8 @@ from .checks import (
     run_extended_checks,
     short_message,
 )
-from .errors import CourseError
-from .practice import check_practice_package
-from .starters import CHAPTER, chapter_exports, fill_solution, write_practice_package
+from ..track.practice import check_practice_package
+from ..track.starters import CHAPTER, chapter_exports, fill_solution, write_practice_package
 
 __all__ = ["DEFAULT_PRACTICE_DIR", "register"]
 
@@ -404,8 +404,8 @@ def _progress(total: int) -> Iterator[Callable[[Any], None]]:
 
 
 def _grade(args: argparse.Namespace) -> int:
-    from .grade_report import write_gradebook
-    from .grading import Limits, find_submissions, grade_roster
+    from ..track.grading import Limits, find_submissions, grade_roster
+    from ..views.grade_report import write_gradebook
 
     labs = _grade_labs(args.labs)
     if args.jobs < 1 or args.timeout <= 0 or args.memory < 64 or args.file_size < 1:

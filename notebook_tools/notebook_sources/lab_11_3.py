@@ -39,8 +39,8 @@ CELLS: list[Cell] = [
             fixture_estimator,
             group_interactions,
         )
-        from course_lib.checks import run_lab_checks
-        from course_lib.frames import (
+        from course_lib.track.checks import run_lab_checks
+        from course_lib.views import (
             checks_frame,
             deduction_frame,
             errors_frame,
@@ -52,7 +52,7 @@ CELLS: list[Cell] = [
             setup_notebook,
             styled_fixture_frame,
         )
-        from course_lib.widgets import BudgetExplorer, bar_frame
+        from course_lib.views import BudgetExplorer, bar_frame
 
         setup_notebook()
         """

@@ -51,8 +51,9 @@ CELLS: list[Cell] = [
             fixture_estimator,
             import_pi_session,
         )
-        from course_lib.cli import main as course_lab
-        from course_lib.frames import (
+        from course_lib.tools.cli import main as course_lab
+        from course_lib.views import (
+            import_notes_frame,
             deduction_frame,
             entry_counts_frame,
             entry_fields_frame,
@@ -70,7 +71,7 @@ CELLS: list[Cell] = [
             setup_notebook,
             untrimmed_message_tokens,
         )
-        from course_lib.inspect_cli import DEFAULT_MAX_TOKENS, DEFAULT_RESERVED_OUTPUT
+        from course_lib.tools.inspect_session import DEFAULT_MAX_TOKENS, DEFAULT_RESERVED_OUTPUT
 
         setup_notebook()
         """
@@ -120,7 +121,7 @@ CELLS: list[Cell] = [
     ),
     code(
         """
-        notes = imported.notes_frame()
+        notes = import_notes_frame(imported)
         (
             notes.groupby("kind", sort=False)
             .agg(
@@ -533,7 +534,7 @@ CELLS: list[Cell] = [
         from course_lib import import_pi_session
 
         mine = import_pi_session(Path.home() / ".pi/agent/sessions/--your-folder--/your-file.jsonl")
-        mine.notes_frame()
+        import_notes_frame(mine)
         ```
 
         Every step above works on `mine` instead of `imported`. Or, from the

@@ -39,8 +39,8 @@ CELLS: list[Cell] = [
             path_to,
             system_replay_fixture,
         )
-        from course_lib.checks import run_lab_checks
-        from course_lib.frames import (
+        from course_lib.track.checks import run_lab_checks
+        from course_lib.views import (
             checks_frame,
             entry_fields_frame,
             errors_frame,

@@ -40,8 +40,8 @@ CELLS: list[Cell] = [
             fixture_summary,
             parse_session_entry,
         )
-        from course_lib.checks import run_lab_checks
-        from course_lib.frames import (
+        from course_lib.track.checks import run_lab_checks
+        from course_lib.views import (
             checks_frame,
             entry_fields_frame,
             errors_frame,

@@ -2,10 +2,10 @@
 
 Run from the repository root::
 
-    .venv/bin/python notebooks/build.py            # every notebook
-    .venv/bin/python notebooks/build.py 03 05      # only those whose name starts with 03 or 05
+    .venv/bin/python notebook_tools/build.py            # every notebook
+    .venv/bin/python notebook_tools/build.py 03 05      # only those whose name starts with 03 or 05
 
-The cells of each notebook live in ``notebooks/notebook_sources/`` as plain strings.
+The cells of each notebook live in ``notebook_tools/notebook_sources/`` as plain strings.
 For each notebook this script formats the code cells with ruff (CI runs
 ``ruff format --check``), executes every cell top to bottom in a fresh kernel
 whose working folder is ``notebooks/``, normalises what is not part of the
@@ -32,6 +32,8 @@ from notebook_sources.cells import Cell
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
+NOTEBOOKS_DIR = ROOT / "notebooks"
+"""Where the notebooks a student opens are written; only they live there."""
 
 KERNELSPEC = {"display_name": "Python 3", "language": "python", "name": "python3"}
 LANGUAGE_INFO = {
@@ -106,7 +108,7 @@ def execute(notebook: NotebookNode) -> NotebookNode:
         allow_errors=False,
         record_timing=False,
         store_widget_state=False,
-        resources={"metadata": {"path": str(HERE)}},
+        resources={"metadata": {"path": str(NOTEBOOKS_DIR)}},
     )
     client.execute()
     return notebook
@@ -198,7 +200,7 @@ def build(name: str, cells: list[Cell]) -> float:
     if problems:
         raise RuntimeError(f"{name}: " + "; ".join(problems))
     nbformat.validate(notebook)
-    nbformat.write(notebook, HERE / name)
+    nbformat.write(notebook, NOTEBOOKS_DIR / name)
     return seconds
 
 

@@ -51,8 +51,8 @@ CELLS: list[Cell] = [
             text_of,
             user_message,
         )
-        from course_lib.checks import run_lab_checks
-        from course_lib.frames import (
+        from course_lib.track.checks import run_lab_checks
+        from course_lib.views import (
             checks_frame,
             compaction_steps,
             deduction_frame,
@@ -67,7 +67,7 @@ CELLS: list[Cell] = [
             summary_lines_frame,
             system_frame,
         )
-        from course_lib.widgets import CompactionExplorer, bar_frame
+        from course_lib.views import CompactionExplorer, bar_frame
 
         setup_notebook()
         """

@@ -18,14 +18,16 @@ from types import ModuleType
 import nbformat
 import pytest
 
-HERE = Path(__file__).resolve().parent
+ROOT = Path(__file__).resolve().parents[1]
+TOOLS = ROOT / "notebook_tools"
+NOTEBOOKS = ROOT / "notebooks"
 
 
 def _load_builder() -> ModuleType:
     """Import ``build.py`` by its path (a module named ``build`` could shadow another one)."""
-    if str(HERE) not in sys.path:
-        sys.path.insert(0, str(HERE))  # build.py imports ``notebook_sources`` next to it
-    spec = importlib.util.spec_from_file_location("notebook_build", HERE / "build.py")
+    if str(TOOLS) not in sys.path:
+        sys.path.insert(0, str(TOOLS))  # build.py imports ``notebook_sources`` next to it
+    spec = importlib.util.spec_from_file_location("notebook_build", TOOLS / "build.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -40,7 +42,7 @@ PRACTICE_NAMES = [*LAB_NAMES, *(name for name in NAMES if "-transfer-" in name)]
 
 
 def stored(name: str) -> nbformat.NotebookNode:
-    return nbformat.read(HERE / name, as_version=4)
+    return nbformat.read(NOTEBOOKS / name, as_version=4)
 
 
 def code_cells(notebook: nbformat.NotebookNode) -> list[nbformat.NotebookNode]:
@@ -48,7 +50,7 @@ def code_cells(notebook: nbformat.NotebookNode) -> list[nbformat.NotebookNode]:
 
 
 def test_every_stored_notebook_has_a_source_and_the_reverse() -> None:
-    assert sorted(path.name for path in HERE.glob("*.ipynb")) == sorted(NAMES)
+    assert sorted(path.name for path in NOTEBOOKS.glob("*.ipynb")) == sorted(NAMES)
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -61,7 +63,7 @@ def test_stored_notebook_was_built_from_its_current_source(name: str) -> None:
     expected = builder.ruff_formatted(builder.new_notebook(builder.NOTEBOOKS[name]), name)
     cells = [(cell.cell_type, cell.source) for cell in stored(name).cells]
     assert cells == [(cell.cell_type, cell.source) for cell in expected.cells], (
-        f"{name} is out of date: run `.venv/bin/python notebooks/build.py`"
+        f"{name} is out of date: run `.venv/bin/python notebook_tools/build.py`"
     )
 
 

@@ -11,12 +11,15 @@ import sys
 from collections.abc import Sequence
 from importlib import import_module
 
-from .errors import CourseError
+from ..errors import CourseError
 
 __all__ = ["build_parser", "main"]
 
 # Modules that each provide ``register(subparsers)``, in the order ``--help`` lists them.
-_COMMAND_MODULES: tuple[str, ...] = ("track_cli", "inspect_cli")
+_COMMAND_MODULES: tuple[str, ...] = (
+    "course_lib.tools.track_commands",
+    "course_lib.tools.inspect_session",
+)
 
 _EPILOG = """examples:
   course-lab practice 11              create practice/ch11 with the starters
@@ -37,7 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in _COMMAND_MODULES:
-        import_module(f"{__package__}.{name}").register(subparsers)
+        import_module(name).register(subparsers)
     return parser
 
 

@@ -20,19 +20,18 @@ import ipywidgets as widgets
 import pandas as pd
 from matplotlib.figure import Figure
 
-from .budget import BuildContextResult, Estimator, Number, build_context
-from .entries import CompactionEntry, SessionEntry
-from .fixture import chapter_fixture, fixture_estimator
+from ..budget import BuildContextResult, Estimator, Number, build_context
+from ..entries import CompactionEntry, SessionEntry
+from ..fixture import chapter_fixture, fixture_estimator
+from ..ledger import LedgerRow, budget_ledger
 from .frames import (
-    CompactionStep,
-    compaction_steps,
     group_budget_frame,
     group_colour,
     group_labels,
     messages_frame,
     path_arrow,
 )
-from .ledger import LedgerRow, budget_ledger
+from .story import CompactionStep, compaction_steps
 
 __all__ = [
     "BarSegment",

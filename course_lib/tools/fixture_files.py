@@ -3,7 +3,7 @@
 Every line is written by ``dumps_line``, so a good file reads back and
 re-serialises byte for byte. Regenerate the folder with::
 
-    python -m course_lib.fixture_files data/chapter11
+    python -m course_lib.tools.fixture_files data/chapter11
 
 Good files:
 
@@ -35,9 +35,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .entries import SessionEntry
-from .fixture import chapter_fixture, chapter_fixture_after_compaction, system_replay_fixture
-from .wire import dumps_line
+from ..entries import SessionEntry
+from ..fixture import chapter_fixture, chapter_fixture_after_compaction, system_replay_fixture
+from ..wire import dumps_line
 
 __all__ = ["fixture_files", "write_fixture_files"]
 
@@ -100,9 +100,9 @@ def write_fixture_files(directory: str | os.PathLike[str]) -> list[Path]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m course_lib.fixture_files [DIRECTORY]`` (default ``data/chapter11``)."""
+    """``python -m course_lib.tools.fixture_files [DIRECTORY]`` (default ``data/chapter11``)."""
     args = list(sys.argv[1:] if argv is None else argv)
-    usage = "usage: python -m course_lib.fixture_files [DIRECTORY]"
+    usage = "usage: python -m course_lib.tools.fixture_files [DIRECTORY]"
     if any(arg in ("-h", "--help") for arg in args):
         print(usage)
         return 0

@@ -20,8 +20,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .checks import LAB_TOPICS
-from .errors import CourseError
+from ..errors import CourseError
+from .catalogue import LAB_TOPICS
 
 __all__ = [
     "CHAPTER",
@@ -216,7 +216,7 @@ def replace_region_bodies(text: str, lab: str, bodies: Sequence[Sequence[str]], 
 
 
 def _package_directory() -> Path:
-    return Path(__file__).resolve().parent
+    return Path(__file__).resolve().parents[1]
 
 
 def reference_source(module: str) -> str:

@@ -1,0 +1,46 @@
+"""Expected failures and lab checks as tables: the notebooks show errors instead of hiding them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import pandas as pd
+
+from ..errors import CourseError
+from ..track.checks import LabReport
+
+__all__ = [
+    "checks_frame",
+    "errors_frame",
+    "expected_failure",
+]
+
+# --- expected failures and checks ----------------------------------------------------------
+
+
+def expected_failure(call: Callable[[], object]) -> pd.DataFrame:
+    """Run ``call``, which must break one of the chapter's rules, and show the error it raises.
+
+    Only ``CourseError`` is caught: any other exception is a real bug and
+    propagates. A call that does not fail raises ``AssertionError``, so a
+    notebook can never silently show a failure that did not happen.
+    """
+    try:
+        value = call()
+    except CourseError as error:
+        return pd.DataFrame([(type(error).__name__, str(error))], columns=["error", "message"])
+    raise AssertionError(f"expected a CourseError, but the call returned {value!r}")
+
+
+def errors_frame(cases: Mapping[str, Callable[[], object]]) -> pd.DataFrame:
+    """Several expected failures at once: one row per named case (error class, message)."""
+    frames = [expected_failure(call).assign(case=name) for name, call in cases.items()]
+    return pd.concat(frames, ignore_index=True)[["case", "error", "message"]]
+
+
+def checks_frame(report: LabReport) -> pd.DataFrame:
+    """One row per check of a lab; ``report.summary_line()`` gives the count below it."""
+    return pd.DataFrame(
+        [(check.name, check.outcome, check.detail) for check in report.outcomes],
+        columns=["test", "outcome", "detail"],
+    )
