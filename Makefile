@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # Extra options for JupyterLab, e.g. make lab LAB_ARGS="--no-browser --port 8890"
 LAB_ARGS ?=
 
-.PHONY: test lab lint bench notebooks clean
+.PHONY: test test-rules lab lint bench notebooks clean
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is required"'
@@ -32,6 +32,27 @@ lint: $(STAMP)
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
+# The rules' own tests: they need only `pip install .` (pydantic, filelock) plus pytest and
+# hypothesis. `make test-rules` installs the lowest versions pyproject.toml allows (uv's
+# lowest-direct resolution) into .venv-rules, a non-editable install, and runs them there.
+RULE_TESTS := tests/test_bad_inputs.py tests/test_conformance.py tests/test_data_files.py \
+	tests/test_entries.py tests/test_fast_reading.py tests/test_fixture_numbers.py \
+	tests/test_fuzz_boundaries.py tests/test_lab_11_1.py tests/test_lab_11_2.py \
+	tests/test_lab_11_3.py tests/test_lab_11_4.py tests/test_lab_11_5.py tests/test_layout.py \
+	tests/test_ledger.py tests/test_messages.py tests/test_properties.py \
+	tests/test_reliability_stores.py tests/test_stores.py tests/test_summary.py
+RULES_VENV := .venv-rules
+
+test-rules:
+	rm -rf $(RULES_VENV)
+	$(PYTHON) -m venv $(RULES_VENV)
+	$(RULES_VENV)/bin/python -m pip install --quiet --upgrade pip uv
+	$(RULES_VENV)/bin/python -m uv pip install --quiet --python $(RULES_VENV)/bin/python \
+		--resolution lowest-direct . "pytest>=8.0" "hypothesis>=6.100"
+	$(RULES_VENV)/bin/python -m uv pip list --python $(RULES_VENV)/bin/python | grep -Ei '^(pydantic|filelock|pytest|hypothesis) '
+	cd $(RULES_VENV) && bin/python -m pytest -q -p no:cacheprovider --rootdir .. -c ../pyproject.toml \
+		$(addprefix ../,$(RULE_TESTS))
+
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	$(BIN)/python -m benchmarks
@@ -41,4 +62,4 @@ notebooks: $(STAMP)
 	$(BIN)/python notebook_tools/build.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(RULES_VENV) .pytest_cache .ruff_cache .hypothesis .mypy_cache

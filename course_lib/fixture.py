@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable
 
 from .entries import CompactionEntry, CompactionSummary, MessageEntry, SessionEntry
 from .messages import (
@@ -21,7 +20,7 @@ from .messages import (
     tool_result,
     user_message,
 )
-from .pricing import reads_only
+from .pricing import Estimator, reads_only
 from .summary import SUMMARY_LABELS_EN, SUMMARY_LABELS_ZH
 
 __all__ = [
@@ -186,7 +185,7 @@ def _is_summary_message(message: MessageModel) -> bool:
     return isinstance(message, UserMessage) and text_of(message).startswith(titles)
 
 
-def fixture_estimator() -> Callable[[str | MessageModel], int]:
+def fixture_estimator() -> Estimator:
     """The chapter's teaching estimator (not a tokenizer).
 
     Fixture messages cost what the table says, ``u4``/``a4`` cost 3/4, any

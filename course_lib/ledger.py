@@ -10,10 +10,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from .budget import Estimator, Number, plan_budget
+from .budget import BudgetPlan, plan_budget
 from .entries import SessionEntry
+from .pricing import Estimator, Number
 
-__all__ = ["LedgerRow", "LedgerStatus", "budget_ledger"]
+__all__ = ["LedgerRow", "LedgerStatus", "budget_ledger", "ledger_from_plan"]
 
 LedgerStatus = Literal["kept", "trimmed", "overflow"]
 
@@ -47,6 +48,11 @@ def budget_ledger(
         safety_margin=safety_margin,
         estimate_tokens=estimate_tokens,
     )
+    return ledger_from_plan(plan)
+
+
+def ledger_from_plan(plan: BudgetPlan) -> list[LedgerRow]:
+    """The ledger of a plan already made: no message is priced again."""
     rows: list[LedgerRow] = []
     for index, (group, tokens) in enumerate(zip(plan.groups, plan.group_tokens, strict=True)):
         status: LedgerStatus = "kept" if index >= plan.first_kept_group else "trimmed"

@@ -83,16 +83,18 @@ def new_notebook(cells: list[Cell]) -> NotebookNode:
 
 
 def ruff_formatted(notebook: NotebookNode, name: str) -> NotebookNode:
-    """Format the code cells exactly as ``ruff format`` would format the stored notebook."""
-    completed = subprocess.run(
-        [sys.executable, "-m", "ruff", "format", "--stdin-filename", f"notebooks/{name}", "-"],
-        input=nbformat.writes(notebook),
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=ROOT,
-    )
-    formatted = json.loads(completed.stdout)
+    """Sort imports and format the code cells exactly as ``ruff`` would in the stored notebook."""
+    text = nbformat.writes(notebook)
+    for command in (["check", "--select", "I", "--fix-only", "--quiet"], ["format"]):
+        text = subprocess.run(
+            [sys.executable, "-m", "ruff", *command, "--stdin-filename", f"notebooks/{name}", "-"],
+            input=text,
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=ROOT,
+        ).stdout
+    formatted = json.loads(text)
     for cell, source in zip(notebook.cells, formatted["cells"], strict=True):
         text = source["source"]
         cell.source = "".join(text) if isinstance(text, list) else text

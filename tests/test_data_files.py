@@ -84,8 +84,12 @@ def test_the_module_entry_point_writes_the_files(tmp_path: Path) -> None:
 
 
 def test_main_refuses_extra_arguments(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["one", "two"]) == 2
-    assert "usage" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exited:  # argparse's exit status for a bad command line
+        main(["one", "two"])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert "usage: python -m course_lib.tools.fixture_files" in err
+    assert "unrecognized arguments: two" in err
 
 
 @pytest.mark.parametrize("name", sorted(GOOD))

@@ -41,6 +41,7 @@ from course_lib.views import (
     fixture_frame,
     group_budget_frame,
     groups_frame,
+    import_notes_frame,
     interaction_sizes_frame,
     kept_range_frame,
     lab_map_frame,
@@ -516,3 +517,12 @@ def test_pi_compactions_frame_compares_pi_cut_with_build_context() -> None:
 
     none = pi_compactions_frame(import_pi_session(SAMPLE), estimate_tokens=chars_estimator())
     assert none.empty and list(none.columns) == list(frame.columns)
+
+
+def test_import_notes_make_a_frame() -> None:
+    sample = import_pi_session(ROOT / "data" / "pi-sessions" / "large-session.v1.jsonl")
+    frame = import_notes_frame(sample)
+    assert list(frame.columns) == ["kind", "line", "entry_id", "detail"]
+    assert len(frame) == len(sample.notes) == 27
+    assert frame["kind"].value_counts().to_dict() == sample.note_counts()
+    assert frame.loc[frame["kind"] == "thinking_dropped", "line"].tolist() == [492]

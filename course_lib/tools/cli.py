@@ -40,7 +40,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in _COMMAND_MODULES:
-        import_module(name).register(subparsers)
+        try:
+            module = import_module(name)
+        except ModuleNotFoundError as missing:
+            # The rules install alone; the commands need the track extra.
+            raise SystemExit(
+                f"course-lab: error: the {missing.name!r} package is missing; the commands need "
+                "the track extra: pip install 'course-lib[track]'"
+            ) from None
+        module.register(subparsers)
     return parser
 
 

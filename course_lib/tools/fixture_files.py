@@ -29,8 +29,8 @@ Bad files, each stopped at its own boundary:
 
 from __future__ import annotations
 
+import argparse
 import os
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -99,18 +99,26 @@ def write_fixture_files(directory: str | os.PathLike[str]) -> list[Path]:
     return written
 
 
+def build_parser() -> argparse.ArgumentParser:
+    """``python -m course_lib.tools.fixture_files [DIRECTORY]``."""
+    parser = argparse.ArgumentParser(
+        prog="python -m course_lib.tools.fixture_files",
+        description="Write the chapter's fixture files (JSONL, as the TypeScript course writes them).",
+    )
+    parser.add_argument(
+        "directory",
+        nargs="?",
+        type=Path,
+        default=DEFAULT_DIRECTORY,
+        help=f"where to write them (default: {DEFAULT_DIRECTORY})",
+    )
+    return parser
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m course_lib.tools.fixture_files [DIRECTORY]`` (default ``data/chapter11``)."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    usage = "usage: python -m course_lib.tools.fixture_files [DIRECTORY]"
-    if any(arg in ("-h", "--help") for arg in args):
-        print(usage)
-        return 0
-    if len(args) > 1:
-        print(usage, file=sys.stderr)
-        return 2
-    directory = Path(args[0]) if args else DEFAULT_DIRECTORY
-    for path in write_fixture_files(directory):
+    """Write the files and print their paths; argparse exits 2 on a bad command line."""
+    args = build_parser().parse_args(argv)
+    for path in write_fixture_files(args.directory):
         print(path)
     return 0
 

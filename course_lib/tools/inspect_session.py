@@ -17,14 +17,18 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
-from ..budget import BuildContextResult, TokenProjection, build_context
+from tabulate import tabulate
+from tqdm import tqdm
+
+from ..budget import Budget, BuildContextResult, TokenProjection, context_from_plan, plan_for
 from ..entries import CompactionEntry, MessageEntry, SessionEntry
 from ..errors import CourseError, InteractionError
 from ..estimators import bpe_estimator, chars_estimator
 from ..fixture import fixture_estimator
 from ..importers._pi_read import read_regular_file
 from ..importers.pi import ImportNote, import_pi_bytes, is_pi_session_header
-from ..ledger import LedgerRow, budget_ledger
+from ..ledger import LedgerRow, ledger_from_plan
+from ..pricing import Estimator
 from ..stores import SessionReadResult, path_to, read_session_file
 from ..text_rules import escape_controls, is_blank
 from ..wire import MAX_SAFE_INTEGER, loads_strict
@@ -47,7 +51,6 @@ LARGE_FILE_BYTES = 256 * 1024  # a progress bar only for files at least this big
 LEDGER_EDGE_ROWS = 3  # rows shown at each end of the ledger
 LEDGER_CUT_ROWS = 2  # rows shown on each side of the cut
 
-Estimate = Callable[[Any], int | float]
 Progress = Callable[[int, int], None]
 T = TypeVar("T")
 
@@ -161,7 +164,7 @@ def load_session(
 # --- the report -----------------------------------------------------------------------
 
 
-def make_estimator(name: str) -> Estimate:
+def make_estimator(name: str) -> Estimator:
     """The estimator behind ``--estimator``."""
     if name == "chars":
         return chars_estimator()
@@ -207,34 +210,30 @@ def inspect_entries(
     *,
     file: str,
     leaf_id: str | None,
-    max_tokens: int,
-    reserved_output: int,
-    safety_margin: int,
+    budget: Budget,
     estimator: str,
-    estimate: Estimate,
+    estimate: Estimator,
 ) -> InspectReport:
-    """Project the path to ``leaf_id`` under the budget and collect what ``inspect`` shows."""
+    """Project the path to ``leaf_id`` under the budget and collect what ``inspect`` shows.
+
+    The budget is planned once; the kept range and the ledger are both read
+    from that one plan, so every message is priced once.
+    """
     leaf = leaf_id or loaded.leaf_id
     if leaf not in {entry.id for entry in loaded.entries}:
         raise InspectError(f"{file}: no entry with id {leaf!r} to use as the leaf")
     path = path_to(loaded.entries, leaf)
-    options = {
-        "max_tokens": max_tokens,
-        "reserved_output": reserved_output,
-        "safety_margin": safety_margin,
-        "estimate_tokens": estimate,
-    }
     try:
-        result = build_context(path, **options)
-        ledger = budget_ledger(path, **options)
+        plan = plan_for(path, budget, estimate)
     except InteractionError as error:
         raise InspectError(
             f"{file}: the path to {leaf} does not split into whole interactions ({error}); "
             "a leaf in the middle of a tool round trip leaves its calls unanswered, so choose "
             "a user message or the last entry before one"
         ) from None
-    kept_tokens = sum(row.tokens for row in ledger if row.status != "trimmed")
-    summary_tokens = result.tokens.messages - kept_tokens
+    result = context_from_plan(plan)
+    ledger = ledger_from_plan(plan)
+    summary_tokens = plan.summary_tokens
     compactions = [entry.id for entry in path if isinstance(entry, CompactionEntry)]
     return InspectReport(
         file=file,
@@ -298,23 +297,37 @@ def _ledger_indexes(report: InspectReport) -> list[int]:
 
 def _ledger_lines(report: InspectReport) -> list[str]:
     """The shown ledger rows, with a marker at the cut and a count where rows are elided."""
-    lines = [
-        f"{'group':>6}  {'entries':>7}  {'first id':<14} {'last id':<14} {'tokens':>9}  status"
-    ]
+    rows: list[tuple[object, ...]] = []
     previous = -1
     cut = next((r.group for r in report.ledger if r.status != "trimmed"), None)
     for index in _ledger_indexes(report):
         if index > previous + 1:
-            lines.append(f"{'':>6}  … {index - previous - 1} more group(s)")
+            rows.append(("", "", "", "", "", f"… {index - previous - 1} more group(s)"))
         row = report.ledger[index]
         if row.group == cut and cut != 1:
-            lines.append(f"{'':>6}  ---- cut: older groups are left out, newer ones are kept ----")
-        lines.append(
-            f"{row.group:>6}  {len(row.entry_ids):>7}  {row.entry_ids[0]:<14} "
-            f"{row.entry_ids[-1]:<14} {row.tokens:>9,}  {row.status}"
+            rows.append(
+                ("", "", "", "", "", "---- cut: older groups are left out, newer ones are kept")
+            )
+        rows.append(
+            (
+                row.group,
+                len(row.entry_ids),
+                row.entry_ids[0],
+                row.entry_ids[-1],
+                row.tokens,
+                row.status,
+            )
         )
         previous = index
-    return lines
+    headers = ("group", "entries", "first id", "last id", "tokens", "status")
+    return _table(rows, headers).splitlines()
+
+
+def _table(rows: list[tuple[object, ...]], headers: tuple[str, ...]) -> str:
+    """A plain terminal table; numbers right-aligned with thousands separators."""
+    return tabulate(
+        rows, headers=headers, tablefmt="simple", intfmt=",", floatfmt=",g", disable_numparse=False
+    )
 
 
 def render_table(report: InspectReport) -> str:
@@ -334,9 +347,8 @@ def render_table(report: InspectReport) -> str:
     out.extend(_note_lines(report.notes))
     out.append("")
     out.append(f"budget (estimator: {report.estimator})")
-    out.append(f"  {'item':<28} {'tokens':>9}  {'allowance left':>14}")
-    for item, cost, left in _deduction_rows(report):
-        out.append(f"  {item:<28} {cost:>9,}  {left:>14,}")
+    deduction = _table(list(_deduction_rows(report)), ("item", "tokens", "allowance left"))
+    out.extend(f"  {line}" for line in deduction.splitlines())
     out.append("")
     out.append("ledger (oldest first)")
     out.extend(f"  {line}" for line in _ledger_lines(report))
@@ -438,29 +450,24 @@ def render_json(report: InspectReport) -> str:
 
 
 class ProgressBar:
-    """A one-line bar on a terminal stream, redrawn in place and erased when done."""
-
-    WIDTH = 30
+    """A tqdm bar on a terminal stream, fed ``(done, total)`` and erased when done."""
 
     def __init__(self, stream: TextIO, label: str) -> None:
-        self.stream = stream
-        self.label = escape_controls(label)  # a file name may hold an escape sequence
-        self.shown = -1
+        # A file name may hold an escape sequence: the label is shown as text.
+        self._bar = tqdm(
+            total=None, file=stream, desc=escape_controls(label), leave=False, unit=" step",
+            bar_format="{desc} [{bar:30}] {percentage:3.0f}%", ascii=" #", mininterval=0.2,
+        )  # fmt: skip
 
     def __call__(self, done: int, total: int) -> None:
-        percent = 100 if total <= 0 else min(100, done * 100 // total)
-        if percent == self.shown:
-            return
-        self.shown = percent
-        filled = percent * self.WIDTH // 100
-        bar = "#" * filled + "." * (self.WIDTH - filled)
-        self.stream.write(f"\r{self.label} [{bar}] {percent:3d}%")
-        self.stream.flush()
+        if self._bar.total != total:
+            self._bar.reset(total=max(total, 1))
+        self._bar.update(min(done, self._bar.total) - self._bar.n)
+        if self._bar.n >= self._bar.total:
+            self._bar.refresh()  # the last step is always drawn, however fast it came
 
     def close(self) -> None:
-        if self.shown >= 0:
-            self.stream.write("\r" + " " * (len(self.label) + self.WIDTH + 8) + "\r")
-            self.stream.flush()
+        self._bar.close()
 
 
 def _wants_progress(stream: TextIO, size: int) -> bool:
@@ -556,7 +563,7 @@ def _with_bar(enabled: bool, stream: TextIO, label: str, work: Callable[[Progres
         bar.close()
 
 
-def _counting(estimate: Estimate, progress: Progress | None, total: int) -> Estimate:
+def _counting(estimate: Estimator, progress: Progress | None, total: int) -> Estimator:
     """The estimator, reporting each call to ``progress`` (pricing is the slow part with bpe)."""
     if progress is None:
         return estimate
@@ -577,11 +584,11 @@ def run(
     """Read the file (never writing to it), build the report, print it; returns the exit status (0)."""
     out = stdout or sys.stdout
     err = stderr or sys.stderr
-    budget = {
-        "max_tokens": token_count("--max-tokens", args.max_tokens),
-        "reserved_output": token_count("--reserved-output", args.reserved_output),
-        "safety_margin": token_count("--safety-margin", args.safety_margin),
-    }
+    budget = Budget(
+        max_tokens=token_count("--max-tokens", args.max_tokens),
+        reserved_output=token_count("--reserved-output", args.reserved_output),
+        safety_margin=token_count("--safety-margin", args.safety_margin),
+    )
     estimate = make_estimator(args.estimator)  # fails fast, before a long import
     file = Path(args.file)
     data = _read_input(file, args.file)
@@ -589,8 +596,8 @@ def run(
     loaded = _with_bar(
         show, err, f"reading {file.name}", lambda bar: load_session(file, args.file, data, bar)
     )
-    # build_context and the ledger each price every message once (plus system and summary)
-    calls = 2 * (sum(isinstance(entry, MessageEntry) for entry in loaded.entries) + 2)
+    # one plan prices every message once (plus the system message and the summary)
+    calls = sum(isinstance(entry, MessageEntry) for entry in loaded.entries) + 2
     report = _with_bar(
         show,
         err,
@@ -601,7 +608,7 @@ def run(
             leaf_id=args.leaf,
             estimator=args.estimator,
             estimate=_counting(estimate, bar, calls),
-            **budget,
+            budget=budget,
         ),
     )
     out.write(render_json(report) if args.format == "json" else render_table(report))

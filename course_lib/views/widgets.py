@@ -20,10 +20,10 @@ import ipywidgets as widgets
 import pandas as pd
 from matplotlib.figure import Figure
 
-from ..budget import BuildContextResult, Estimator, Number, build_context
+from ..budget import BuildContextResult, Estimator, Number, context_from_plan, plan_budget
 from ..entries import CompactionEntry, SessionEntry
 from ..fixture import chapter_fixture, fixture_estimator
-from ..ledger import LedgerRow, budget_ledger
+from ..ledger import LedgerRow, ledger_from_plan
 from .frames import (
     group_budget_frame,
     group_colour,
@@ -232,8 +232,9 @@ def budget_state(
         "safety_margin": safety_margin,
         "estimate_tokens": estimate_tokens,
     }
-    result = build_context(path, **options)
-    ledger = budget_ledger(path, **options)
+    plan = plan_budget(path, **options)  # planned once: the result and the ledger read it
+    result = context_from_plan(plan)
+    ledger = ledger_from_plan(plan)
     return BudgetState(
         max_tokens=max_tokens,
         reserved_output=reserved_output,
