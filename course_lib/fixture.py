@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import json
 import math
+from typing import Literal
 
 from .entries import CompactionEntry, CompactionSummary, MessageEntry, SessionEntry
+from .errors import CourseError
 from .messages import (
     MessageModel,
     SystemMessage,
@@ -24,7 +26,9 @@ from .pricing import Estimator, reads_only
 from .summary import SUMMARY_LABELS_EN, SUMMARY_LABELS_ZH
 
 __all__ = [
+    "FIXTURE_LANGUAGES",
     "FIXTURE_TOKENS",
+    "FixtureLanguage",
     "chapter_fixture",
     "chapter_fixture_after_compaction",
     "fixture_estimator",
@@ -49,6 +53,49 @@ FIXTURE_TOKENS: dict[str, int] = {
 CONTINUATION_TOKENS: dict[str, int] = {"u4": 3, "a4": 4}
 SUMMARY_TOKENS = 5
 
+FixtureLanguage = Literal["en", "zh"]
+FIXTURE_LANGUAGES: tuple[FixtureLanguage, ...] = ("en", "zh")
+
+_TEXTS: dict[FixtureLanguage, dict[str, str]] = {
+    "en": {
+        "u1": "Check the session recovery logic.",
+        "a1": "The active path restores only the selected branch.",
+        "u2": "Confirm the JSONL write boundary.",
+        "a2": "A newline commits a line; an uncommitted tail is recovered read-only.",
+        "u3": "Read the implementation and run the focused tests.",
+        "a3": "Implementation and tests agree.",
+        "u4": "Continue with the context projection.",
+        "a4": "The projection now starts from the summary.",
+        "goal": "Check the session recovery logic",
+        "constraint": "Restore only the selected branch of the session tree",
+        "completed": "Confirmed that the active path restores only the selected branch",
+        "next": "Confirm the JSONL write boundary",
+    },
+    # The course's own Chinese texts. Ids, tool calls and results stay as the
+    # TypeScript course writes them, and every message costs what the table says.
+    "zh": {
+        "u1": "检查 session 恢复逻辑",
+        "a1": "活动路径只恢复选中分支",
+        "u2": "确认 JSONL 写入边界",
+        "a2": "换行提交，未提交尾部只读恢复",
+        "u3": "读取实现并运行聚焦测试",
+        "a3": "实现与测试一致",
+        "u4": "继续上下文投影",
+        "a4": "投影现在从摘要开始",
+        "goal": "检查 session 恢复逻辑",
+        "constraint": "只恢复 session 树中选中的分支",
+        "completed": "已确认活动路径只恢复选中分支",
+        "next": "确认 JSONL 写入边界",
+    },
+}
+"""The fixture's words in each language; the token table is the same for both."""
+
+
+def _texts(lang: FixtureLanguage) -> dict[str, str]:
+    if lang not in _TEXTS:
+        raise CourseError(f"unknown fixture language {lang!r}; choose one of {FIXTURE_LANGUAGES}")
+    return _TEXTS[lang]
+
 
 def _chain(
     messages: list[tuple[str, MessageModel]], parent: str | None = None
@@ -65,69 +112,67 @@ def _chain(
     return entries
 
 
-def _fixture_messages() -> list[tuple[str, MessageModel]]:
+def _fixture_messages(lang: FixtureLanguage = "en") -> list[tuple[str, MessageModel]]:
+    words = _texts(lang)
     read = ToolCall(id="read-1", name="read", arguments={"path": "context.ts"})
     test = ToolCall(id="test-1", name="test", arguments={"command": "npm test -- context"})
     return [
         ("sys", SystemMessage(content="sys", timestamp=1)),
-        ("u1", user_message("Check the session recovery logic.", timestamp=2)),
-        (
-            "a1",
-            assistant_message("The active path restores only the selected branch.", timestamp=3),
-        ),
-        ("u2", user_message("Confirm the JSONL write boundary.", timestamp=4)),
-        (
-            "a2",
-            assistant_message(
-                "A newline commits a line; an uncommitted tail is recovered read-only.",
-                timestamp=5,
-            ),
-        ),
-        ("u3", user_message("Read the implementation and run the focused tests.", timestamp=6)),
+        ("u1", user_message(words["u1"], timestamp=2)),
+        ("a1", assistant_message(words["a1"], timestamp=3)),
+        ("u2", user_message(words["u2"], timestamp=4)),
+        ("a2", assistant_message(words["a2"], timestamp=5)),
+        ("u3", user_message(words["u3"], timestamp=6)),
         ("calls", assistant_message([read, test], stop_reason="toolUse", timestamp=7)),
         # test-1 finished first, so its result sits before read-1's on the path.
         ("r-test", tool_result(test, "14 tests passed", timestamp=8)),
         ("r-read", tool_result(read, "context.ts loaded", timestamp=9)),
-        ("a3", assistant_message("Implementation and tests agree.", timestamp=10)),
+        ("a3", assistant_message(words["a3"], timestamp=10)),
     ]
 
 
-def chapter_fixture() -> list[SessionEntry]:
-    """The ten entries of the chapter's active path, fresh objects every call."""
-    return list(_chain(_fixture_messages()))
+def chapter_fixture(lang: FixtureLanguage = "en") -> list[SessionEntry]:
+    """The ten entries of the chapter's active path, fresh objects every call.
+
+    ``lang="zh"`` gives the course's Chinese texts: the same ids, calls, results
+    and token costs, so every table has the same numbers in both editions.
+    """
+    return list(_chain(_fixture_messages(lang)))
 
 
-def fixture_summary() -> CompactionSummary:
+def fixture_summary(lang: FixtureLanguage = "en") -> CompactionSummary:
     """The seven-field summary ``compact-1`` records for the dropped first interaction."""
+    words = _texts(lang)
     return CompactionSummary(
-        goal="Check the session recovery logic",
-        constraints=["Restore only the selected branch of the session tree"],
-        completed=["Confirmed that the active path restores only the selected branch"],
+        goal=words["goal"],
+        constraints=[words["constraint"]],
+        completed=[words["completed"]],
         decisions=[],
         changed_files=[],
         unresolved=[],
-        next=["Confirm the JSONL write boundary"],
+        next=[words["next"]],
     )
 
 
-def _continuation() -> list[tuple[str, MessageModel]]:
+def _continuation(lang: FixtureLanguage = "en") -> list[tuple[str, MessageModel]]:
+    words = _texts(lang)
     return [
-        ("u4", user_message("Continue with the context projection.", timestamp=101)),
-        ("a4", assistant_message("The projection now starts from the summary.", timestamp=102)),
+        ("u4", user_message(words["u4"], timestamp=101)),
+        ("a4", assistant_message(words["a4"], timestamp=102)),
     ]
 
 
-def chapter_fixture_after_compaction() -> list[SessionEntry]:
+def chapter_fixture_after_compaction(lang: FixtureLanguage = "en") -> list[SessionEntry]:
     """The ten entries, then ``compact-1`` (parent ``a3``, first kept ``u2``), ``u4`` and ``a4``."""
     compaction = CompactionEntry(
         id="compact-1",
         parent_id="a3",
         timestamp=100,
-        summary=fixture_summary(),
+        summary=fixture_summary(lang),
         first_kept_entry_id="u2",
         tokens_before=29,
     )
-    return [*chapter_fixture(), compaction, *_chain(_continuation(), parent="compact-1")]
+    return [*chapter_fixture(lang), compaction, *_chain(_continuation(lang), parent="compact-1")]
 
 
 def system_replay_fixture() -> list[SessionEntry]:
@@ -176,8 +221,11 @@ def _signature(message: MessageModel) -> str:
 
 def _known_message_tokens() -> dict[str, int]:
     table = {**FIXTURE_TOKENS, **CONTINUATION_TOKENS}
-    messages = dict([*_fixture_messages(), *_continuation()])
-    return {_signature(messages[entry_id]): tokens for entry_id, tokens in table.items()}
+    known: dict[str, int] = {}
+    for lang in FIXTURE_LANGUAGES:  # the same cost for a message in either language
+        messages = dict([*_fixture_messages(lang), *_continuation(lang)])
+        known |= {_signature(messages[entry_id]): tokens for entry_id, tokens in table.items()}
+    return known
 
 
 def _is_summary_message(message: MessageModel) -> bool:
@@ -188,7 +236,7 @@ def _is_summary_message(message: MessageModel) -> bool:
 def fixture_estimator() -> Estimator:
     """The chapter's teaching estimator (not a tokenizer).
 
-    Fixture messages cost what the table says, ``u4``/``a4`` cost 3/4, any
+    Fixture messages (in English or Chinese) cost what the table says, ``u4``/``a4`` cost 3/4, any
     compaction summary message costs 5; anything else, or plain text, costs
     one token per 4 characters of its text, rounded up.
     """
