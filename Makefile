@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # Extra options for JupyterLab, e.g. make lab LAB_ARGS="--no-browser --port 8890"
 LAB_ARGS ?=
 
-.PHONY: test test-rules lab lint bench notebooks clean
+.PHONY: test test-rules test-browser lab lint bench notebooks clean
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is required"'
@@ -24,9 +24,19 @@ test: $(STAMP)
 	$(BIN)/pytest --nbval --nbval-current-env tests notebooks
 
 # JupyterLab serves the repository root, so its file browser shows practice/ and its
-# terminals open where `.venv/bin/course-lab` runs; it opens the start page in notebooks/.
+# terminals open where `.venv/bin/course-lab` runs. The start page is its default URL, so
+# the browser opens it and the printed URL (for --no-browser) leads to it too. As root (a
+# container) JupyterLab refuses to start unless told --allow-root; only then is it added.
 lab: $(STAMP)
-	$(BIN)/jupyter lab --ServerApp.root_dir=. notebooks/00-start-here.ipynb $(LAB_ARGS)
+	$(BIN)/jupyter lab --ServerApp.root_dir=. \
+		--LabApp.default_url=/lab/tree/notebooks/00-start-here.ipynb \
+		$$([ "$$(id -u)" = 0 ] && echo --allow-root) $(LAB_ARGS)
+
+# A real browser: JupyterLab in headless Chromium runs every notebook and moves the explorers.
+# Playwright drives the system's Chromium (Debian: apt-get install chromium); it downloads none.
+test-browser: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,browser]'
+	$(BIN)/pytest -p no:cacheprovider browser_tests
 
 lint: $(STAMP)
 	$(BIN)/ruff check --fix .

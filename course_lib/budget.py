@@ -187,7 +187,16 @@ def _newest_compaction(active_path: Sequence[SessionEntry]) -> CompactionEntry |
 def _restored_suffix(
     active_path: Sequence[SessionEntry], compaction: CompactionEntry
 ) -> Sequence[SessionEntry]:
-    """The path from the compaction's first kept entry on (that entry must be a user message)."""
+    """The path from the compaction's first kept entry on (that entry must be a user message).
+
+    The rule the Lab 11.5 checks hold you to: the first kept id must name a
+    *user message entry* lying *before the compaction* on the path. An id not
+    on the path, an assistant or system message (``a2``, ``sys``), a metadata
+    entry or an entry after the compaction (``u4``) is a ``CompactionError``
+    naming the compaction and the first kept id:
+    ``compaction compact-1: first kept entry 'a2' is not a user message entry
+    before it on the path``. Checking only that the id exists is not enough.
+    """
     # --- Lab 11.5 resume compaction: begin ---
     position = {entry.id: index for index, entry in enumerate(active_path)}
     first_kept = compaction.first_kept_entry_id
@@ -214,6 +223,12 @@ def _resume_from_newest_compaction(
     Only the part of the path from the newest compaction's first kept entry on
     is grouped, so a prefix that was already summarised can never break the
     build. The summary is priced here, once, from a copy.
+
+    Returns ``(active_path, None, 0)`` when the path holds no compaction.
+    Otherwise: the newest compaction (``_newest_compaction``), the suffix from
+    its first kept entry (``_restored_suffix``), its ``summary_message`` and
+    that message's cost, priced with ``_price(estimate_tokens, summary,
+    f"summary message of {compaction.id}")`` so a bad estimate names it.
     """
     # --- Lab 11.5 resume compaction: begin ---
     compaction = _newest_compaction(active_path)
@@ -231,6 +246,15 @@ def _select_newest_groups(costs: list[Number], allowance: Number) -> tuple[int, 
 
     The newest group is always taken, even alone over the allowance.
     Returns the index of the first kept group and the reason.
+
+    The rules the Lab 11.3 checks hold you to: ``costs`` are oldest first,
+    so walk from the end; a group is kept while ``used + cost <= allowance``
+    (a group that fits exactly is kept: with 22 left, 15 + 7 = 22 keeps two
+    groups); stop at the first group that does not fit, never skipping one
+    to take an older one. Reasons: ``"single_group_overflow"`` when the newest
+    group alone is over the allowance (it is still kept, whole),
+    ``"trimmed"`` when an older group was left out, else ``"within_budget"``
+    (also for no groups at all: ``(0, "within_budget")``).
     """
     # --- Lab 11.3 budget projection: begin ---
     if not costs:
@@ -260,8 +284,13 @@ def plan_budget(
     between them, so a path with a compaction reuses the same selection.
     """
     require_session_entries(active_path)
-    # Part 1: check the three numbers, replay the system messages of the whole
-    # path into ``system`` and price it as ``system_tokens`` (0 without one).
+    # Part 1: the four numbers of the deduction table must each be finite and >= 0.
+    # Check the three you are given (max_tokens, reserved_output, safety_margin)
+    # with ``_check_budget_number(name, value)``, whose BudgetError names the
+    # number. Replay the system messages of the *whole* path into ``system``
+    # (``current_system_message``) and price it as ``system_tokens``, the fourth
+    # number, with ``_price(estimate_tokens, system, "replayed system message")``,
+    # which checks the estimate and names that message; 0 without one.
     # --- Lab 11.3 budget projection: begin ---
     _check_budget_number("max_tokens", max_tokens)
     _check_budget_number("reserved_output", reserved_output)
@@ -282,9 +311,18 @@ def plan_budget(
     else:
         candidates, summary, summary_tokens = active_path, None, 0
 
-    # Part 2: group the message entries of ``candidates``, cost each group, deduct
-    # the fixed costs, pay ``summary_tokens`` from the allowance, keep whole groups
-    # newest first (``_select_newest_groups``) and return the ``BudgetPlan``.
+    # Part 2: group the message entries of ``candidates`` (skip metadata and
+    # compaction entries) with ``split_interactions``, cost each group with
+    # ``_group_cost`` (a bad estimate names "message entry <id>"), then:
+    #   available_for_messages = max(0, max_tokens - system_tokens - reserved_output
+    #                                - safety_margin)   (never negative)
+    #   allowance = max(0, available_for_messages - summary_tokens)   (summary paid first)
+    # keep whole groups newest first (``_select_newest_groups``); tokens.messages =
+    # summary_tokens + the kept groups' costs added newest group first
+    # (``add_in_order``, the course's order, so float costs give the same bits);
+    # total = system + messages + reserved_output + safety_margin, checked with
+    # ``_check_budget_number``. Return the ``BudgetPlan`` (groups hold the path's
+    # own entries: nothing is copied to decide).
     # --- Lab 11.3 budget projection: begin ---
     message_entries = [entry for entry in candidates if entry.type == "message"]
     groups = split_interactions(message_entries)  # the path's own entries: nothing copied yet
@@ -349,7 +387,15 @@ def build_context(
 
 
 def context_from_plan(plan: BudgetPlan) -> BuildContextResult:
-    """The model input a plan decided: ``[system?, summary?, ...kept messages]``, all fresh copies."""
+    """The model input a plan decided: ``[system?, summary?, ...kept messages]``, all fresh copies.
+
+    The rules the checks hold you to: ``messages`` starts with the replayed
+    system message and the summary when the plan has them, then every entry
+    of the kept groups in path order, each message a deep copy
+    (``model_copy(deep=True)``) so that changing the result never changes the
+    path, nor the other way round; ``kept_entry_ids`` names only those kept
+    entries (never the system message, never the summary).
+    """
     # --- Lab 11.3 budget projection: begin ---
     head = [message for message in (plan.system_message, plan.summary) if message is not None]
     kept = [entry for group in plan.kept_groups for entry in group.entries]

@@ -35,8 +35,25 @@ def create_compaction_entry(
 ) -> CompactionEntry:
     """Build ``compaction`` entry ``id`` hanging after the path's leaf.
 
-    ``first_kept_entry_id`` must start a complete interaction; ``tokens_before``
-    is recorded as given. Raises ``CompactionError`` naming the offending id.
+    The rules (the Lab 11.4 checks hold you to each, and to its words):
+
+    * an empty path is a ``CompactionError`` saying "empty active path";
+    * an ``id`` already on the path is a ``CompactionError`` containing
+      ``duplicate id '<id>'``;
+    * ``parentId`` is always the last entry of the path: the caller never
+      chooses where the summary hangs;
+    * ``first_kept_entry_id`` must be the first message of an interaction,
+      one of the group starts ``group_interactions`` finds among the path's
+      message entries (``u1``, ``u2`` or ``u3`` in the fixture). Anything
+      else (``a2``, ``calls``, a system message such as ``patch-2``, an id
+      not on the path) is a ``CompactionError`` containing
+      ``'<id>' is not the first message of a complete interaction``; an
+      ``InteractionError`` from the grouping propagates;
+    * the candidate goes, as a wire dict, through ``parse_session_entry``:
+      it is validated (a bad summary or ``tokensBefore`` is its
+      ``SessionEntryError``) and comes back as a copy that shares nothing
+      with the ``summary`` passed in; ``tokens_before`` is kept as given;
+    * nothing is stored: the caller appends the entry explicitly.
     """
     require_session_entries(active_path)
     # --- Lab 11.4 create compaction: begin ---

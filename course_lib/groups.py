@@ -36,14 +36,35 @@ class InteractionGroup:
 
 @dataclass(slots=True)
 class _OpenGroup:
-    """The interaction being collected, with the tool facts it has seen so far."""
+    """The interaction being collected, with the tool facts it has seen so far.
+
+    Calls and results are paired by id only: never by position, by ``toolName``
+    or by which assistant message comes last. The four id rules, and when each
+    is checked (every error is an ``InteractionError`` whose message names the
+    ids it is about, so a reader can find the entry in the history):
+
+    1. each ``toolCall`` id is declared once; checked in ``add``, as the call
+       arrives: the word "duplicate", the declaring entry's id and the call id;
+    2. a call has at most one result; checked in ``add``: "duplicate", the
+       second result's entry id and the call id;
+    3. each result's ``toolCallId`` matches a call of the same group; checked
+       in ``close``, when the group closes, because a result may arrive before
+       its call (``r-test`` moved before ``calls`` is still one valid group):
+       "unknown call", the result's entry id and the call id;
+    4. every call has its result; checked in ``close``: "missing result", the
+       call id and the id of the entry that declared it.
+    """
 
     entries: list[MessageEntry]
     calls: dict[str, str] = field(default_factory=dict)  # call id -> declaring entry id
     results: dict[str, str] = field(default_factory=dict)  # call id -> result entry id
 
     def add(self, entry: MessageEntry) -> None:
-        """Record ``entry``'s tool facts; a duplicate call id or a second result is an error now."""
+        """Record ``entry``'s tool facts and append it; rules 1 and 2 (duplicates) are checked now.
+
+        A duplicate can never be repaired by a later entry, so it is refused
+        at once; whether a result's call exists is only known at ``close``.
+        """
         # --- Lab 11.2 interaction groups: begin ---
         message = entry.message
         if message.role == "assistant":
@@ -68,7 +89,11 @@ class _OpenGroup:
         # --- Lab 11.2: end ---
 
     def close(self) -> InteractionGroup:
-        """Check the group's call/result ids once all its entries are known."""
+        """Check rules 3 and 4 once all the group's entries are known; return the group.
+
+        Only now can a result be called unknown (its call may come after it)
+        or a call be missing its result. The group holds the entries as given.
+        """
         # --- Lab 11.2 interaction groups: begin ---
         for call_id, result_id in self.results.items():
             if call_id not in self.calls:
@@ -104,11 +129,22 @@ def _refuse_non_message(entry: object, entries: object) -> None:
 def split_interactions(entries: Sequence[SessionEntry]) -> list[InteractionGroup]:
     """Split message entries into interactions; system messages belong to no group.
 
-    Raises ``InteractionError`` naming the entry or call id for a message before
-    the first user message, a duplicate call or result, a result for an unknown
-    call, or a call left without a result. The groups hold the caller's own
-    entries: ``build_context`` copies only the messages it returns, and
-    ``group_interactions`` is the copying view for everyone else.
+    The rules (each error an ``InteractionError`` naming the ids it is about):
+
+    * a user message closes the open group (``_OpenGroup.close``) and opens
+      the next; every other message, assistant or tool result, joins the open
+      group (``_OpenGroup.add``); a system message is skipped wherever it is;
+    * any other message before the first user message is an error naming its
+      entry id with the words "before the first user message";
+    * an entry that is not a message entry (a metadata or compaction entry,
+      or not an entry at all) is an error naming its id: ``_refuse_non_message``
+      says why;
+    * calls and results follow ``_OpenGroup``'s four id rules;
+    * entries keep their path order inside their group.
+
+    The groups hold the caller's own entries: ``build_context`` copies only
+    the messages it returns, and ``group_interactions`` is the copying view
+    for everyone else.
     """
     # --- Lab 11.2 interaction groups: begin ---
     groups: list[InteractionGroup] = []

@@ -52,7 +52,23 @@ def budget_ledger(
 
 
 def ledger_from_plan(plan: BudgetPlan) -> list[LedgerRow]:
-    """The ledger of a plan already made: no message is priced again."""
+    """The ledger of a plan already made: no message is priced again.
+
+    The transfer exercise. Derive the rows from the plan ``build_context``
+    follows; never re-decide what fits, so the ledger cannot disagree with
+    the model input. The rules its checks (``course-lab check transfer``)
+    hold you to:
+
+    * one ``LedgerRow`` per group of ``plan.groups``, oldest first, numbered
+      from 1 (after a compaction these are the groups from the first kept
+      entry on; the summary is not a row);
+    * ``entry_ids`` are the group's ids in path order, ``tokens`` its cost
+      from ``plan.group_tokens`` (already priced: call no estimator);
+    * ``status`` is ``"trimmed"`` for the groups before
+      ``plan.first_kept_group``, ``"kept"`` for the others, except that the
+      kept group of a ``"single_group_overflow"`` plan is ``"overflow"``.
+    """
+    # --- Lab transfer budget ledger: begin ---
     rows: list[LedgerRow] = []
     for index, (group, tokens) in enumerate(zip(plan.groups, plan.group_tokens, strict=True)):
         status: LedgerStatus = "kept" if index >= plan.first_kept_group else "trimmed"
@@ -62,3 +78,4 @@ def ledger_from_plan(plan: BudgetPlan) -> list[LedgerRow]:
             LedgerRow(group=index + 1, entry_ids=group.entry_ids, tokens=tokens, status=status)
         )
     return rows
+    # --- Lab transfer: end ---

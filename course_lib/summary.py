@@ -81,7 +81,18 @@ def render_summary(
     """The summary as text: title, goal, then each list field; an empty list shows ``none``.
 
     Fixed order and fixed labels make two builds of one path send the same
-    text, so the summary's token cost is the same every time.
+    text, so the summary's token cost is the same every time. Line by line,
+    joined by newlines, with none after the last (``SUMMARY_LABELS_EN``):
+
+    * ``labels.title`` (``[Session compaction summary]``), then
+      ``labels.goal`` followed by the goal (``Goal: <goal>``);
+    * for each list field in ``_LIST_FIELDS`` order (constraints, completed,
+      decisions, changed files, unresolved, next): its label on a line of
+      its own (``Constraints:``), then one ``- <item>`` line per item, written
+      exactly as given, or the single line ``- (none)`` (``labels.none``)
+      when the list is empty.
+
+    ``summary`` may also be the wire dict of a summary (``_as_summary``).
     """
     # --- Lab 11.5 resume compaction: begin ---
     fields = _as_summary(summary)
@@ -95,7 +106,12 @@ def render_summary(
 
 
 def summary_message(compaction_entry: CompactionEntry) -> UserMessage:
-    """The synthetic user message that stands in for everything before the first kept entry."""
+    """The synthetic user message that stands in for everything before the first kept entry.
+
+    A **user** message whose one text block is ``render_summary`` of the
+    entry's summary (English labels), with the compaction's own timestamp.
+    It is built fresh on every call, so a result never shares it.
+    """
     # --- Lab 11.5 resume compaction: begin ---
     return UserMessage(
         content=[text(render_summary(compaction_entry.summary))],

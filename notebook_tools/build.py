@@ -28,7 +28,7 @@ import nbformat
 from nbclient import NotebookClient
 from nbformat import NotebookNode
 from notebook_sources import NOTEBOOKS
-from notebook_sources.cells import Cell
+from notebook_sources.cells import HIDDEN_OUTPUTS, Cell
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -77,6 +77,7 @@ def new_notebook(cells: list[Cell]) -> NotebookNode:
         )
         node = make(cell.source)
         node.id = f"cell-{number:02d}"
+        node.metadata = nbformat.from_dict(cell.metadata)
         notebook.cells.append(node)
     notebook.metadata = {"kernelspec": dict(KERNELSPEC), "language_info": dict(LANGUAGE_INFO)}
     return notebook
@@ -142,12 +143,26 @@ def _output_problems(cell: NotebookNode) -> list[str]:
     return problems
 
 
+def _cell_metadata_problem(cell: NotebookNode) -> str | None:
+    """No cell metadata, except a code cell's folded outputs (``HIDDEN_OUTPUTS``) when it has any.
+
+    Folded outputs are how a "predict first" answer stays hidden until the
+    student asks for it; anything else an editor might add is refused.
+    """
+    if not cell.metadata:
+        return None
+    if cell.cell_type == "code" and cell.metadata == HIDDEN_OUTPUTS:
+        return None if cell.outputs else f"{cell.id}: outputs hidden, but there are no outputs"
+    return f"{cell.id}: cell metadata {dict(cell.metadata)}"
+
+
 def hygiene_problems(notebook: NotebookNode) -> list[str]:
     """Everything that would make a stored notebook differ between machines or runs.
 
-    Fixed metadata, fixed cell ids, no cell metadata, every code cell executed
-    in order (counts 1, 2, 3, ...), no errors, stderr, warnings, addresses,
-    random ids, widget views or machine paths in any output.
+    Fixed metadata, fixed cell ids, no cell metadata but folded answer outputs,
+    every code cell executed in order (counts 1, 2, 3, ...), no errors,
+    stderr, warnings, addresses, random ids, widget views or machine paths in
+    any output.
     """
     problems = []
     expected_metadata = {"kernelspec": KERNELSPEC, "language_info": LANGUAGE_INFO}
@@ -157,8 +172,8 @@ def hygiene_problems(notebook: NotebookNode) -> list[str]:
     for number, cell in enumerate(notebook.cells):
         if cell.id != f"cell-{number:02d}":
             problems.append(f"cell {number} has id {cell.id!r}")
-        if cell.metadata:
-            problems.append(f"{cell.id}: cell metadata {dict(cell.metadata)}")
+        if problem := _cell_metadata_problem(cell):
+            problems.append(problem)
         if cell.cell_type != "code":
             continue
         count += 1
@@ -173,12 +188,16 @@ def hygiene_problems(notebook: NotebookNode) -> list[str]:
     return problems
 
 
-def normalise(notebook: NotebookNode) -> NotebookNode:
-    """Keep only what the lesson needs: fixed metadata, sequential counts, no widget models."""
+def normalise(notebook: NotebookNode, cells: list[Cell]) -> NotebookNode:
+    """Keep only what the lesson needs: fixed metadata, sequential counts, no widget models.
+
+    Each cell's metadata is reset to what its source asks for (folded answer
+    outputs, or nothing), whatever the kernel run added.
+    """
     notebook.metadata = {"kernelspec": dict(KERNELSPEC), "language_info": dict(LANGUAGE_INFO)}
     count = 0
-    for cell in notebook.cells:
-        cell.metadata = {}
+    for cell, source in zip(notebook.cells, cells, strict=True):
+        cell.metadata = nbformat.from_dict(source.metadata)
         if cell.cell_type != "code":
             continue
         count += 1
@@ -197,7 +216,7 @@ def build(name: str, cells: list[Cell]) -> float:
     started = time.perf_counter()
     execute(notebook)
     seconds = time.perf_counter() - started
-    normalise(notebook)
+    normalise(notebook, cells)
     problems = hygiene_problems(notebook)
     if problems:
         raise RuntimeError(f"{name}: " + "; ".join(problems))

@@ -160,6 +160,22 @@ def _switch_back(replaced: list[tuple[object, str, object]]) -> None:
             setattr(namespace, name, old)
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """With ``--impl``, leave out the mutation tests (``tests/test_mutants.py``).
+
+    They test the checks on packages they build from the reference, never on
+    the practice package given, so under ``--impl`` they would pass whatever
+    the student wrote and be counted beside the lab's own checks
+    (``pytest tests -m lab_11_3 --impl DIR`` must run exactly Lab 11.3's three).
+    """
+    if config.getoption("--impl") is None:
+        return
+    left_out = [item for item in items if item.get_closest_marker("mutants") is not None]
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = [item for item in items if item.get_closest_marker("mutants") is None]
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     _switch_back(config.stash.get(_SWITCHED, []))
 

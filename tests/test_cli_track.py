@@ -18,6 +18,7 @@ import pytest
 
 from course_lib.errors import CourseError
 from course_lib.tools.cli import _COMMAND_MODULES, main
+from course_lib.tools.track_commands import _grade_labs
 from course_lib.track import catalogue, checks
 from course_lib.track.checks import (
     EXTENDED_KEYWORDS,
@@ -111,9 +112,25 @@ def test_check_goes_from_red_to_green(package: Path, capsys: pytest.CaptureFixtu
     assert status == 0 and last_line(out) == "Chapter 11: 15/15 passed"
     for lab, count in catalogue.LAB_CHECK_COUNTS.items():
         assert f"Lab {lab}: {count}/{count} passed" in out.splitlines()
+    assert "transfer" not in out  # the chapter's 15 leave the transfer exercise out
+
+    # The transfer exercise: a blank region of its own, checked on its own.
+    assert "Lab transfer budget ledger is not implemented yet" in (package / "ledger.py").read_text(
+        encoding="utf-8"
+    )
+    status, out, _ = run(capsys, "check", "transfer", "--impl", str(package))
+    assert status == 1 and last_line(out) == "Lab transfer: 0/3 passed"
+    assert out.splitlines()[0].startswith("Lab transfer budget ledger: checks against ")
+    assert (
+        out.count(" -- LabNotImplemented: Lab transfer budget ledger is not implemented yet") == 3
+    )
+    status, out, _ = run(capsys, "solution", "transfer", str(package))
+    assert status == 0 and "ledger.py" in out
+    status, out, _ = run(capsys, "check", "transfer", "--impl", str(package))
+    assert status == 0 and last_line(out) == "Lab transfer: 3/3 passed"
 
 
-def test_a_failing_check_shows_its_assertion_and_exit_status_1(
+def test_a_failing_check_shows_its_case_and_exit_status_1(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     directory = tmp_path / "p"
@@ -131,7 +148,12 @@ def test_a_failing_check_shows_its_assertion_and_exit_status_1(
     assert status == 1 and last_line(out) == "Chapter 11: 8/15 passed"
     assert "Lab 11.3: 2/3 passed" in out.splitlines()
     (row,) = [line for line in out.splitlines() if line.startswith("  FAIL  test_trimming")]
-    assert "-- AssertionError: assert " in row and "'trimmed' == 'within_budget'" in row
+    # The case comes first, then what was expected and what came, with their labels.
+    assert row.startswith(
+        "  FAIL  test_trimming_happens_only_at_group_boundaries_with_isolated_results -- "
+        "build_context(fixture, max_tokens=40, reserved_output=4, safety_margin=2): "
+        "expected reason within_budget, got reason trimmed; hint: "
+    ), row
 
 
 @pytest.fixture(scope="module")
@@ -154,6 +176,13 @@ def test_every_lab_passes_its_extended_suite_once_solved(
         found = re.fullmatch(rf"Lab {lab} extended: (\d+)/(\d+) passed", line)
         assert found is not None and found[1] == found[2] and int(found[1]) > 0, line
     assert not [line for line in lines if line.startswith(("  FAIL", "  WAIT", "  (left out"))]
+
+    status, out, err = run(capsys, "check", "transfer", "--extended", "--impl", str(solved))
+    assert (status, err) == (0, "")
+    assert "Lab transfer extended suite (tests/test_ledger.py):" in out.splitlines()
+    found = re.search(r"^Lab transfer extended: (\d+)/(\d+) passed$", out, re.MULTILINE)
+    assert found is not None and found[1] == found[2] and int(found[1]) > 0, out
+    assert last_line(out) == "Lab transfer: 3/3 passed"
 
 
 def test_extended_modules_exist_and_run_against_a_practice_package() -> None:
@@ -249,8 +278,11 @@ def test_a_run_pytest_cannot_finish_is_an_error_not_an_empty_pass(tmp_path: Path
 
 
 def test_resolve_labs() -> None:
-    assert resolve_labs("11") == ["11.1", "11.2", "11.3", "11.4", "11.5"]
+    assert resolve_labs("11") == ["11.1", "11.2", "11.3", "11.4", "11.5"]  # the chapter's 15
     assert resolve_labs(" 11.3 ") == ["11.3"]
+    assert resolve_labs("transfer") == ["transfer"]
+    assert _grade_labs("11,transfer") == [*catalogue.CHAPTER_LABS, "transfer"]
+    assert _grade_labs("transfer,11.2") == ["11.2", "transfer"]
     for bad in ["12", "11.6", "11.03", "eleven", ""]:
         with pytest.raises(CourseError, match="unknown lab"):
             resolve_labs(bad)
@@ -370,7 +402,7 @@ def test_check_json_is_one_object_with_every_check(
     rows = report["checks"]
     assert isinstance(rows, list) and len(rows) == 15
     assert [row["name"] for row in rows] == [
-        name for lab in catalogue.LAB_TOPICS for name in checks.check_names(lab)
+        name for lab in catalogue.CHAPTER_LABS for name in checks.check_names(lab)
     ]
     for row in rows:
         assert set(row) == CHECK_KEYS

@@ -40,6 +40,7 @@ from course_lib.views import (
     first_kept_frame,
     fixture_frame,
     group_budget_frame,
+    group_labels,
     groups_frame,
     import_notes_frame,
     interaction_sizes_frame,
@@ -59,6 +60,7 @@ from course_lib.views import (
     system_frame,
     untrimmed_message_tokens,
 )
+from course_lib.views.lab_map import checks_catalogue_frame
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "data" / "pi-sessions" / "large-session.v1.jsonl"
@@ -102,7 +104,22 @@ def test_fixture_frame_after_compaction_prices_the_summary_and_marks_the_entry()
 
     assert (row["role"], row["tokens"], row["group"]) == ("compaction", 5, "compaction")
     assert "first kept u2" in row["content"]
-    assert list(frame["group"])[-2:] == ["group 4", "group 4"]
+    groups = frame.set_index("entry id")["group"]
+    assert list(groups[["u1", "a1"]]) == ["summarised", "summarised"]  # the summary's part
+    assert list(groups[["u2", "a2", "u3", "a3", "u4", "a4"]]) == [
+        "group 1", "group 1", "group 2", "group 2", "group 3", "group 3",
+    ]  # fmt: skip
+
+
+def test_group_labels_number_groups_as_the_ledger_does() -> None:
+    for path in (chapter_fixture(), chapter_fixture_after_compaction(), system_replay_fixture()):
+        labels = group_labels(path)
+        for row in budget_ledger(path, **BUDGET, estimate_tokens=fixture_estimator()):
+            assert {labels[entry_id] for entry_id in row.entry_ids} == {f"group {row.group}"}
+    replay = group_labels(system_replay_fixture())
+    assert [replay[i] for i in ("sys", "u1", "patch-1", "compact-1", "patch-2")] == [
+        "system", "summarised", "system", "compaction", "system",
+    ]  # fmt: skip
 
 
 def test_fixture_frame_without_groups_shows_a_path_that_cannot_be_grouped() -> None:
@@ -333,24 +350,37 @@ def test_checks_frame_lists_each_check() -> None:
 
 def test_lab_map_names_files_that_exist() -> None:
     frame = lab_map_frame()
-    assert list(frame["lab"]) == [
-        "11.1",
-        "11.2",
-        "11.3",
-        "11.4",
-        "11.5",
-        "transfer",
-        "real session",
+    assert list(frame["lab"]) == [row.lab for row in LAB_MAP]
+    assert list(frame["lab"])[:6] == ["11.1", "11.2", "11.3", "11.4", "11.5", "11.5"]
+    assert list(frame["lab"])[-3:] == ["transfer", "real session", "recap"]
+    # Each lab's count shows once, on the notebook that runs its checks; elsewhere a dash.
+    for lab, count in LAB_CHECK_COUNTS.items():
+        assert list(frame.loc[frame["lab"] == lab, "number of checks"])[-1] == str(count), lab
+    counted = frame["number of checks"] != NO_VALUE
+    assert counted.sum() == len(LAB_CHECK_COUNTS)  # never <NA>, never twice
+    assert sorted(frame.loc[counted, "lab"]) == sorted(LAB_CHECK_COUNTS)
+    assert list(frame["topic"])[-3:] == [
+        "budget ledger",
+        "a real pi session",
+        "the chapter in review",
     ]
-    assert list(frame["number of checks"].iloc[:5]) == [str(n) for n in LAB_CHECK_COUNTS.values()]
-    assert list(frame["number of checks"].iloc[5:]) == [NO_VALUE, NO_VALUE]  # never <NA>
-    assert list(frame["topic"].iloc[5:]) == ["budget ledger", "a real pi session"]
+    assert frame["topic"].is_unique
+    notebooks = [row.notebook for row in LAB_MAP]
+    assert notebooks == sorted(notebooks)  # the map is in reading order
     for row in LAB_MAP:
         assert (ROOT / row.notebook).is_file(), row.notebook
-        if row.checks != "—":
+        if row.checks != NO_VALUE:
             assert (ROOT / row.checks).is_file(), row.checks
         for module in row.modules.split(", "):
-            assert (ROOT / "course_lib" / module).is_file(), module
+            assert module == NO_VALUE or (ROOT / "course_lib" / module).is_file(), module
+
+
+def test_checks_catalogue_lists_the_chapters_15_checks_by_lab() -> None:
+    frame = checks_catalogue_frame()
+    chapter = {lab: n for lab, n in LAB_CHECK_COUNTS.items() if lab.startswith("11.")}
+    assert len(frame) == sum(chapter.values()) == 15
+    assert frame.groupby("lab", sort=False).size().to_dict() == chapter
+    assert frame["check"].str.startswith("test_").all() and frame["check"].is_unique
 
 
 def test_ledger_agreement_frame_reports_a_ledger_that_re_decides() -> None:

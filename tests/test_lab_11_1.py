@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import copy
+from functools import partial
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
+from lab_checks import expect, expect_equal, expect_error, expect_no_error, expect_values, shown
 
 pytestmark = pytest.mark.lab_11_1
 
@@ -32,24 +34,97 @@ def compact_1_wire() -> dict[str, Any]:
     }
 
 
+def flat(wire: dict[str, Any]) -> dict[str, Any]:
+    """A compaction's wire dict with the summary's fields as ``summary.<field>`` keys.
+
+    So a difference is reported by its field, not as two whole dicts.
+    """
+    fields = {key: value for key, value in wire.items() if key != "summary"}
+    summary = wire.get("summary")
+    if isinstance(summary, dict):
+        fields.update({f"summary.{key}": value for key, value in summary.items()})
+    return fields
+
+
+def first_difference(expected: list[Any], actual: list[Any]) -> str:
+    """Where two entry lists part: the first entry id whose entries are not equal."""
+    for want, got in zip(expected, actual, strict=False):
+        if want != got:
+            return f"entry {want.id} differs: {shown(flat(got.to_wire()))}"
+    return f"{len(actual)} entries instead of {len(expected)}"
+
+
 def test_compaction_entry_parses_strictly_into_an_independent_copy(impl: ModuleType) -> None:
+    case = "parse_session_entry(compact-1's wire dict)"
     wire = compact_1_wire()
-    entry = impl.parse_session_entry(wire)
+    entry = expect_no_error(case, lambda: impl.parse_session_entry(wire), expected="an entry")
 
-    assert isinstance(entry, impl.CompactionEntry)
-    assert (entry.id, entry.parent_id, entry.first_kept_entry_id) == ("compact-1", "a3", "u2")
-    assert entry.tokens_before == 29 and isinstance(entry.tokens_before, int)
-    assert entry.summary.changed_files == ["context.ts"]
-    assert entry.to_wire() == compact_1_wire()
+    expect(
+        case,
+        isinstance(entry, impl.CompactionEntry),
+        expected="a CompactionEntry",
+        got=f"a {type(entry).__name__}",
+    )
+    expect_values(
+        case,
+        {
+            "id": "compact-1",
+            "parent_id": "a3",
+            "first_kept_entry_id": "u2",
+            "tokens_before": 29,
+            "summary.changed_files": ["context.ts"],
+        },
+        {
+            "id": entry.id,
+            "parent_id": entry.parent_id,
+            "first_kept_entry_id": entry.first_kept_entry_id,
+            "tokens_before": entry.tokens_before,
+            "summary.changed_files": entry.summary.changed_files,
+        },
+        hint="the wire's camelCase keys (parentId, firstKeptEntryId, changedFiles) "
+        "become snake_case attributes",
+    )
+    expect(
+        case,
+        type(entry.tokens_before) is int,
+        expected="tokens_before kept as the int 29",
+        got=f"{entry.tokens_before!r} ({type(entry.tokens_before).__name__})",
+        hint="tokensBefore is recorded by the caller: keep it exactly as given",
+    )
+    expect_values(
+        f"{case}.to_wire()",
+        flat(compact_1_wire()),
+        flat(entry.to_wire()),
+        hint="to_wire() gives back the same wire dict, keys in the course's order",
+    )
 
+    copy_hint = "the parsed entry shares nothing with its input, in either direction"
     wire["summary"]["constraints"].append("changed after parsing")
-    assert entry.summary.constraints == ["Restore only the selected branch"]
+    expect_equal(
+        "after appending to the input dict's summary.constraints: the entry's constraints",
+        ["Restore only the selected branch"],
+        entry.summary.constraints,
+        hint=copy_hint,
+    )
     entry.summary.next.append("changed in the entry")
-    assert wire["summary"]["next"] == ["Confirm the JSONL write boundary"]
+    expect_equal(
+        "after appending to the entry's summary.next: the input dict's next",
+        ["Confirm the JSONL write boundary"],
+        wire["summary"]["next"],
+        hint=copy_hint,
+    )
 
-    again = impl.parse_session_entry(entry)
-    assert again == entry and again is not entry
-    assert again.summary is not entry.summary
+    case = "parse_session_entry(an already parsed compact-1)"
+    again = expect_no_error(case, lambda: impl.parse_session_entry(entry), expected="a new entry")
+    expect(
+        case,
+        again == entry and again is not entry and again.summary is not entry.summary,
+        expected="an equal entry that is a new object, with a new summary",
+        got="the same entry"
+        if again is entry
+        else ("the same summary object" if again == entry else f"{shown(flat(again.to_wire()))}"),
+        hint=copy_hint,
+    )
 
 
 def move_changed_files_to_old_alias(wire: dict[str, Any]) -> None:
@@ -114,17 +189,33 @@ def test_compaction_entry_rejects_old_aliases_missing_fields_and_bad_numbers(
     impl: ModuleType,
 ) -> None:
     for name, change, path, problem in BAD_COMPACTIONS:
+        case = f"compact-1 with {name}"
         wire = compact_1_wire()
         change(wire)
         before = copy.deepcopy(wire)
 
-        with pytest.raises(impl.SessionEntryError) as caught:
-            impl.parse_session_entry(wire)
+        error = expect_error(
+            case,
+            impl.SessionEntryError,
+            partial(impl.parse_session_entry, wire),
+            words=[f"{path}: ", problem],
+            hint="the message names the camelCase field path, then the problem",
+        )
 
-        message = str(caught.value)
-        assert message.startswith("session entry compact-1: "), (name, message)
-        assert f"{path}: " in message and problem in message, (name, message)
-        assert wire == before, name  # the rejected input is left exactly as it was
+        message = str(error)
+        expect(
+            case,
+            message.startswith("session entry compact-1: "),
+            expected="a message starting with 'session entry compact-1: '",
+            got=repr(message),
+            hint="start the message with the label parse_session_entry passes in",
+        )
+        expect(
+            case,
+            wire == before,
+            expected="the rejected input dict left exactly as it was",
+            got=f"it was changed to {shown(flat(wire))}",
+        )
 
 
 def test_compaction_entry_survives_write_and_reopen_in_both_stores(
@@ -136,26 +227,60 @@ def test_compaction_entry_survives_write_and_reopen_in_both_stores(
 
     memory = impl.InMemorySessionStore()
     jsonl = impl.JsonlSessionStore.open(file)
-    for store in (memory, jsonl):
-        for entry in path:
-            store.append(entry)
-        store.append(compaction)
-        with pytest.raises(impl.SessionStoreError, match="compact-1"):
-            store.append(compaction)  # duplicate id
+    for name, store in (("InMemorySessionStore", memory), ("JsonlSessionStore", jsonl)):
+        for entry in [*path, compaction]:
+            expect_no_error(
+                f"{name}: appending the chapter fixture, then compact-1 (at {entry.id})",
+                partial(store.append, entry),
+            )
+        expect_error(
+            f"{name}: appending compact-1 a second time",
+            impl.SessionStoreError,
+            partial(store.append, compaction),
+            words=["compact-1"],
+            hint="a store refuses a duplicate id, naming it",
+        )
         orphan = {**compact_1_wire(), "id": "compact-2", "parentId": "not-there"}
-        with pytest.raises(impl.SessionStoreError, match="not-there"):
-            store.append(orphan)
+        expect_error(
+            f"{name}: appending compact-2 whose parentId 'not-there' is not in the store",
+            impl.SessionStoreError,
+            partial(store.append, orphan),
+            words=["not-there"],
+            hint="a store refuses a parent it does not hold, naming it",
+        )
         bad = {**compact_1_wire(), "id": "compact-3"}
         bad["summary"] = {**bad["summary"], "files": []}
-        with pytest.raises(impl.SessionEntryError, match=r"compact-3: summary\.files"):
-            store.append(bad)
+        expect_error(
+            f"{name}: appending compact-3 with summary.files",
+            impl.SessionEntryError,
+            partial(store.append, bad),
+            words=["compact-3: summary.files"],
+            hint="every append goes through parse_session_entry, whose errors start with "
+            "the entry's label",
+        )
 
     expected = [*path, compaction]
     reopened = impl.JsonlSessionStore.open(file)
-    assert memory.entries() == expected
-    assert reopened.entries() == expected
-    assert reopened.read().warnings == []
-    assert len(file.read_text(encoding="utf-8").splitlines()) == len(expected)
+    for name, store in (("InMemorySessionStore", memory), ("the reopened JSONL file", reopened)):
+        entries = store.entries()
+        expect(
+            f"{name}: entries() after the appends",
+            entries == expected,
+            expected=f"the 11 entries appended ({shown([e.id for e in expected])})",
+            got=first_difference(expected, entries),
+        )
+    expect_equal("the reopened JSONL file: read().warnings", [], reopened.read().warnings)
+    expect_equal(
+        "the JSONL file: number of lines",
+        len(expected),
+        len(file.read_text(encoding="utf-8").splitlines()),
+        hint="one line per appended entry; refused appends write nothing",
+    )
     stored = reopened.entries()[-1]
     stored.summary.goal = "mutated copy"
-    assert reopened.entries()[-1].summary.goal == "Check the session recovery logic"
+    expect_equal(
+        "after changing the goal of an entry entries() returned: the stored goal",
+        "Check the session recovery logic",
+        reopened.entries()[-1].summary.goal,
+        hint="entries() returns copies",
+    )

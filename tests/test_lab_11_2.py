@@ -2,31 +2,65 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from types import ModuleType
+from typing import Any
 
 import pytest
+from lab_checks import expect_equal, expect_error, expect_no_error, shown
 
 pytestmark = pytest.mark.lab_11_2
+
+CHAPTER_GROUPS = [["u1", "a1"], ["u2", "a2"], ["u3", "calls", "r-test", "r-read", "a3"]]
+
+GROUP_RULE = (
+    "a user message closes the open group and opens the next; every other message "
+    "(assistant, tool result) stays in the open group; system messages belong to no group"
+)
+COPY_RULE = "group_interactions returns deep copies that share nothing with the path"
+BY_ID_RULE = (
+    "calls and results are paired by id, not by position: a result may come before its "
+    "call, so 'unknown call' and 'missing result' are checked when the group closes"
+)
 
 
 def by_id(entries: list) -> dict:
     return {entry.id: entry for entry in entries}
 
 
+def entry_ids_of(groups: list) -> list[list[str]]:
+    return [group.entry_ids for group in groups]
+
+
 def test_groups_split_at_user_messages_and_are_copies(impl: ModuleType) -> None:
     path = impl.chapter_fixture()
-    groups = impl.group_interactions(path)
+    case = "group_interactions(the chapter fixture)"
+    groups = expect_no_error(
+        case,
+        lambda: impl.group_interactions(path),
+        expected=f"the groups {shown(CHAPTER_GROUPS)}",
+        hint=GROUP_RULE,
+    )
 
-    assert [group.entry_ids for group in groups] == [
-        ["u1", "a1"],
-        ["u2", "a2"],
-        ["u3", "calls", "r-test", "r-read", "a3"],
-    ]
+    expect_equal(
+        f"{case}: entry_ids of each group", CHAPTER_GROUPS, entry_ids_of(groups), hint=GROUP_RULE
+    )
     calls = groups[2].entries[1]
     calls.message.content[0].arguments["path"] = "changed.ts"
-    assert by_id(path)["calls"].message.content[0].arguments == {"path": "context.ts"}
+    expect_equal(
+        "after changing read-1's arguments in a returned group: the path's calls arguments",
+        {"path": "context.ts"},
+        by_id(path)["calls"].message.content[0].arguments,
+        hint=COPY_RULE,
+    )
     by_id(path)["u1"].message.content[0].text = "changed on the path"
-    assert groups[0].entries[0].message.content[0].text == "Check the session recovery logic."
+    expect_equal(
+        "after changing u1's text on the path: the returned group's u1 text",
+        "Check the session recovery logic.",
+        groups[0].entries[0].message.content[0].text,
+        hint=COPY_RULE,
+    )
 
 
 def test_out_of_order_results_with_a_progress_message_stay_in_one_group(
@@ -41,33 +75,58 @@ def test_out_of_order_results_with_a_progress_message_stay_in_one_group(
     )
     # r-test before its call (same group, valid ids) is still one valid group.
     moved = [entries["u3"], entries["r-test"], entries["calls"], entries["r-read"], entries["a3"]]
-    assert impl.group_interactions(moved)[0].entry_ids == ["u3", "r-test", "calls", "r-read", "a3"]
+    expected = [["u3", "r-test", "calls", "r-read", "a3"]]
+    case = "group_interactions(u3, r-test moved before calls, calls, r-read, a3)"
+    groups = expect_no_error(
+        case,
+        lambda: impl.group_interactions(moved),
+        expected=f"one group {shown(expected[0])}",
+        hint=BY_ID_RULE,
+    )
+    expect_equal(
+        f"{case}: entry_ids of each group",
+        expected,
+        entry_ids_of(groups),
+        hint="entries keep their path order; " + BY_ID_RULE,
+    )
 
     # A system message is skipped, and a progress message may sit between the results.
     path = [entries["sys"], entries["u3"], entries["calls"], entries["r-test"], progress]
     path += [entries["r-read"], entries["a3"]]
-    groups = impl.group_interactions(path)
-    assert len(groups) == 1
-    assert groups[0].entry_ids == ["u3", "calls", "r-test", "progress", "r-read", "a3"]
+    expected = [["u3", "calls", "r-test", "progress", "r-read", "a3"]]
+    case = "group_interactions(sys, u3, calls, r-test, progress (assistant), r-read, a3)"
+    groups = expect_no_error(
+        case,
+        lambda: impl.group_interactions(path),
+        expected=f"one group {shown(expected[0])}",
+        hint=GROUP_RULE,
+    )
+    expect_equal(
+        f"{case}: entry_ids of each group",
+        expected,
+        entry_ids_of(groups),
+        hint="a system message is skipped wherever it appears, and an assistant message "
+        "between two results stays in their group",
+    )
 
 
 def test_orphan_duplicate_and_missing_results_are_errors_naming_ids(impl: ModuleType) -> None:
-    def fixture_with(change) -> list:
+    def fixture_with(change: Callable[[dict[str, Any]], None]) -> list:
         wires = [entry.to_wire() for entry in impl.chapter_fixture()]
         change({wire["id"]: wire for wire in wires})
         return [impl.parse_session_entry(wire) for wire in wires]
 
-    def unknown_call(w):
+    def unknown_call(w: dict[str, Any]) -> None:
         w["r-test"]["message"]["toolCallId"] = "unknown-1"
 
-    def duplicate_call(w):
+    def duplicate_call(w: dict[str, Any]) -> None:
         w["calls"]["message"]["content"][1]["id"] = "read-1"
         w["r-test"]["message"]["toolCallId"] = "read-1"
 
-    def duplicate_result(w):
+    def duplicate_result(w: dict[str, Any]) -> None:
         w["r-test"]["message"]["toolCallId"] = "read-1"
 
-    def missing_result(w):
+    def missing_result(w: dict[str, Any]) -> None:
         w["r-test"]["message"] = {
             "role": "assistant",
             "content": [{"type": "text", "text": "still waiting for the tests"}],
@@ -78,22 +137,60 @@ def test_orphan_duplicate_and_missing_results_are_errors_naming_ids(impl: Module
             "timestamp": 8,
         }
 
-    def assistant_first(w):
+    def assistant_first(w: dict[str, Any]) -> None:
         w["u1"]["message"] = w["a1"]["message"]
 
+    # Each case: what changed in the fixture, the words the error must contain, the rule.
     cases = [
-        (unknown_call, ["r-test", "unknown-1", "unknown call"]),
-        (duplicate_call, ["calls", "read-1", "duplicate"]),
-        (duplicate_result, ["r-read", "read-1", "duplicate"]),
-        (missing_result, ["test-1", "calls", "missing result"]),
-        (assistant_first, ["u1", "before the first user message"]),
+        (
+            "r-test's toolCallId changed to unknown-1",
+            unknown_call,
+            ["r-test", "unknown-1", "unknown call"],
+            "a result whose toolCallId matches no call of its group is an 'unknown call' "
+            "error naming the result entry and the call id",
+        ),
+        (
+            "calls declaring read-1 twice",
+            duplicate_call,
+            ["calls", "read-1", "duplicate"],
+            "each toolCall id is declared once: a 'duplicate' error naming the entry and the id",
+        ),
+        (
+            "r-test and r-read both answering read-1",
+            duplicate_result,
+            ["r-read", "read-1", "duplicate"],
+            "a call has at most one result: a 'duplicate' error naming the second result "
+            "entry and the call id",
+        ),
+        (
+            "r-test replaced by an assistant message, so test-1 has no result",
+            missing_result,
+            ["test-1", "calls", "missing result"],
+            "when the group closes every call has its result, else 'missing result' "
+            "naming the call id and its entry",
+        ),
+        (
+            "u1 replaced by an assistant message",
+            assistant_first,
+            ["u1", "before the first user message"],
+            "a message other than system before the first user message is an error naming its id",
+        ),
     ]
-    for change, words in cases:
-        with pytest.raises(impl.InteractionError) as caught:
-            impl.group_interactions(fixture_with(change))
-        for word in words:
-            assert word in str(caught.value), (change.__name__, str(caught.value))
+    for name, change, words, rule in cases:
+        expect_error(
+            f"group_interactions(the chapter fixture with {name})",
+            impl.InteractionError,
+            partial(impl.group_interactions, fixture_with(change)),
+            words=words,
+            hint=rule,
+        )
 
     metadata = impl.MetadataEntry(id="meta-1", parent_id="a3", timestamp=11, key="k", value=1)
-    with pytest.raises(impl.InteractionError, match="meta-1"):
-        impl.group_interactions([*impl.chapter_fixture(), metadata])
+    expect_error(
+        "group_interactions(the chapter fixture, then metadata entry meta-1)",
+        impl.InteractionError,
+        partial(impl.group_interactions, [*impl.chapter_fixture(), metadata]),
+        words=["meta-1"],
+        hint="only message entries can be grouped: a metadata or compaction entry is an "
+        "error naming its id",
+    )

@@ -3,70 +3,158 @@
 from __future__ import annotations
 
 from types import ModuleType
+from typing import Any
 
 import pytest
+from lab_checks import expect, expect_equal, expect_no_error, expect_values, shown
 
 pytestmark = pytest.mark.lab_11_3
+
+BUDGET = "reserved_output=4, safety_margin=2"
+CHAPTER = f"fixture, max_tokens=31, {BUDGET}"
+DEDUCTION_RULE = (
+    "fixed costs first: available_for_messages = max(0, max_tokens - system - "
+    "reserved_output - safety_margin) = 31 - 3 - 4 - 2 = 22 (system: the replayed "
+    "system message's estimate)"
+)
+WALK_RULE = (
+    "whole groups newest first while they fit 22: [u3 ... a3] 15 fits, + [u2, a2] 7 = 22 "
+    "fits exactly (<=), + [u1, a1] 7 = 29 does not"
+)
+TOTAL_RULE = "total = system + messages + reserved_output + safety_margin"
+COPY_RULE = "the returned messages are deep copies that share nothing with the path"
+KEPT_AT_31 = ["u2", "a2", "u3", "calls", "r-test", "r-read", "a3"]
+
+
+def build(impl: ModuleType, path: list, max_tokens: int = 31) -> Any:
+    return impl.build_context(
+        path,
+        max_tokens=max_tokens,
+        reserved_output=4,
+        safety_margin=2,
+        estimate_tokens=impl.fixture_estimator(),
+    )
+
+
+def token_values(result: Any, *names: str) -> dict[str, Any]:
+    """``{"tokens.<name>": value}`` for each of ``names``: the labels a message shows."""
+    return {f"tokens.{name}": getattr(result.tokens, name) for name in names}
+
+
+def message_difference(impl: ModuleType, expected: list, actual: list) -> str:
+    """The first message that differs, as role and the start of its text."""
+
+    def label(message: Any) -> str:
+        return f"{message.role} {impl.text_of(message)[:30]!r}"
+
+    for index, (want, got) in enumerate(zip(expected, actual, strict=False)):
+        if want != got:
+            return f"messages[{index}] {label(got)} where {label(want)} belongs"
+    return f"{len(actual)} messages instead of {len(expected)}"
 
 
 def test_fixed_costs_are_deducted_before_any_message(impl: ModuleType) -> None:
     path = impl.chapter_fixture()
-    result = impl.build_context(
-        path,
-        max_tokens=31,
-        reserved_output=4,
-        safety_margin=2,
-        estimate_tokens=impl.fixture_estimator(),
-    )
+    case = f"build_context({CHAPTER})"
+    result = expect_no_error(case, lambda: build(impl, path), expected="a result")
 
-    tokens = result.tokens
-    assert (tokens.max_tokens, tokens.system, tokens.reserved_output, tokens.safety_margin) == (
-        31,
-        3,
-        4,
-        2,
+    expect_values(
+        case,
+        {
+            "tokens.max_tokens": 31,
+            "tokens.system": 3,
+            "tokens.reserved_output": 4,
+            "tokens.safety_margin": 2,
+            "tokens.available_for_messages": 22,
+        },
+        token_values(
+            result,
+            "max_tokens",
+            "system",
+            "reserved_output",
+            "safety_margin",
+            "available_for_messages",
+        ),
+        hint=DEDUCTION_RULE,
     )
-    assert tokens.available_for_messages == 31 - 3 - 4 - 2 == 22
-    assert (tokens.messages, tokens.total) == (22, 31)
-    assert result.messages[0].role == "system" and result.messages[0].content == "sys"
-    assert "sys" not in result.kept_entry_ids
+    expect_values(
+        case,
+        {"tokens.messages": 22, "tokens.total": 31},
+        token_values(result, "messages", "total"),
+        hint=f"tokens.messages is what the kept groups cost; {WALK_RULE}",
+    )
+    first = result.messages[0] if result.messages else None
+    expect(
+        case,
+        first is not None and first.role == "system" and first.content == "sys",
+        expected="messages[0] the replayed system message with content 'sys'",
+        got="no messages" if first is None else f"messages[0] a {first.role} message",
+        hint="the result starts with the system message replayed from the whole path",
+    )
+    expect(
+        case,
+        "sys" not in result.kept_entry_ids,
+        expected="kept_entry_ids without sys",
+        got=f"kept_entry_ids {shown(result.kept_entry_ids)}",
+        hint="kept_entry_ids names only the kept conversation entries, never the system message",
+    )
 
     without_system = [entry for entry in path if entry.id != "sys"]
     without_system[0].parent_id = None
-    bare = impl.build_context(
-        without_system,
-        max_tokens=31,
-        reserved_output=4,
-        safety_margin=2,
-        estimate_tokens=impl.fixture_estimator(),
+    case = f"build_context(fixture without sys, max_tokens=31, {BUDGET})"
+    bare = expect_no_error(case, lambda: build(impl, without_system), expected="a result")
+    expect_values(
+        case,
+        {"tokens.system": 0, "tokens.available_for_messages": 25},
+        token_values(bare, "system", "available_for_messages"),
+        hint="a path without system messages costs 0 for system: 31 - 0 - 4 - 2 = 25",
     )
-    assert bare.tokens.system == 0 and bare.tokens.available_for_messages == 25
-    assert all(message.role != "system" for message in bare.messages)
+    roles = [message.role for message in bare.messages]
+    expect(
+        case,
+        "system" not in roles,
+        expected="no system message in messages",
+        got=f"the roles {shown(roles)}",
+    )
 
-    squeezed = impl.build_context(
-        path,
-        max_tokens=5,
-        reserved_output=4,
-        safety_margin=2,
-        estimate_tokens=impl.fixture_estimator(),
+    case = f"build_context(fixture, max_tokens=5, {BUDGET})"
+    squeezed = expect_no_error(case, lambda: build(impl, path, max_tokens=5), expected="a result")
+    expect_values(
+        case,
+        {"tokens.available_for_messages": 0},
+        token_values(squeezed, "available_for_messages"),
+        hint="the allowance is never negative: max(0, 5 - 3 - 4 - 2) = 0",
     )
-    assert squeezed.tokens.available_for_messages == 0  # never negative
 
 
 def test_newest_group_is_kept_whole_even_when_it_overflows(impl: ModuleType) -> None:
     # 19 - 3 (system) - 4 - 2 = an allowance of 10, but the newest group costs 15.
-    result = impl.build_context(
-        impl.chapter_fixture(),
-        max_tokens=19,
-        reserved_output=4,
-        safety_margin=2,
-        estimate_tokens=impl.fixture_estimator(),
+    case = f"build_context(fixture, max_tokens=19, {BUDGET})"
+    result = expect_no_error(case, lambda: build(impl, impl.chapter_fixture(), max_tokens=19))
+    overflow_rule = (
+        "the newest group [u3 ... a3] (15) is always kept whole, even alone over the "
+        "allowance of 10: reason single_group_overflow"
     )
 
-    assert result.tokens.available_for_messages == 10
-    assert result.kept_entry_ids == ["u3", "calls", "r-test", "r-read", "a3"]
-    assert result.reason == "single_group_overflow"
-    assert result.tokens.messages == 15 and result.tokens.total == 24 > 19
+    expect_values(
+        case,
+        {"tokens.available_for_messages": 10},
+        token_values(result, "available_for_messages"),
+        hint="19 - 3 (system) - 4 - 2 = 10",
+    )
+    expect_equal(
+        f"{case}: kept_entry_ids",
+        ["u3", "calls", "r-test", "r-read", "a3"],
+        result.kept_entry_ids,
+        hint=overflow_rule,
+    )
+    expect_equal(f"{case}: reason", "single_group_overflow", result.reason, hint=overflow_rule)
+    expect_values(
+        case,
+        {"tokens.messages": 15, "tokens.total": 24},
+        token_values(result, "messages", "total"),
+        hint=f"the total may exceed max_tokens when the newest group overflows; {TOTAL_RULE}",
+    )
 
 
 def test_trimming_happens_only_at_group_boundaries_with_isolated_results(
@@ -74,33 +162,54 @@ def test_trimming_happens_only_at_group_boundaries_with_isolated_results(
 ) -> None:
     path = impl.chapter_fixture()
     before = [entry.to_wire() for entry in path]
-    result = impl.build_context(
-        path,
-        max_tokens=31,
-        reserved_output=4,
-        safety_margin=2,
-        estimate_tokens=impl.fixture_estimator(),
-    )
+    case = f"build_context({CHAPTER})"
+    result = expect_no_error(case, lambda: build(impl, path), expected="a result")
 
-    kept = ["u2", "a2", "u3", "calls", "r-test", "r-read", "a3"]
-    assert result.kept_entry_ids == kept
-    assert result.reason == "trimmed"
+    expect_equal(
+        f"{case}: kept_entry_ids",
+        KEPT_AT_31,
+        result.kept_entry_ids,
+        hint=f"{WALK_RULE}; a cut inside a group leaves tool results without their call",
+    )
+    expect_equal(
+        f"{case}: reason",
+        "trimmed",
+        result.reason,
+        hint="trimmed when a group was left out, within_budget when every group fits",
+    )
     by_id = {entry.id: entry for entry in path}
-    assert result.messages == [by_id[i].message for i in ["sys", *kept]]
-    # The cut falls between a1 and u2: every kept tool call still has its result.
-    assert result.kept_entry_ids[0] == "u2"
-
-    within = impl.build_context(
-        path,
-        max_tokens=40,
-        reserved_output=4,
-        safety_margin=2,
-        estimate_tokens=impl.fixture_estimator(),
+    expected_messages = [by_id[i].message for i in ["sys", *KEPT_AT_31]]
+    expect(
+        f"{case}: messages",
+        result.messages == expected_messages,
+        expected="the system message, then the kept entries' messages in path order",
+        got=message_difference(impl, expected_messages, result.messages),
     )
-    assert within.reason == "within_budget" and within.kept_entry_ids[0] == "u1"
+
+    case = f"build_context(fixture, max_tokens=40, {BUDGET})"
+    within = expect_no_error(case, lambda: build(impl, path, max_tokens=40))
+    everything = [entry.id for entry in path if entry.id != "sys"]
+    expect_values(
+        case,
+        {"reason": "within_budget", "kept_entry_ids": everything},
+        {"reason": within.reason, "kept_entry_ids": within.kept_entry_ids},
+        hint="an allowance of 40 - 3 - 4 - 2 = 31 holds all three groups (7 + 7 + 15 = 29)",
+    )
 
     calls = result.messages[4]
     calls.content[0].arguments["path"] = "changed.ts"
-    assert [entry.to_wire() for entry in path] == before
+    changed = [w["id"] for w, e in zip(before, path, strict=True) if e.to_wire() != w]
+    expect(
+        "after changing read-1's arguments in the returned calls message: the path",
+        not changed,
+        expected="the path unchanged",
+        got=f"entry {shown(changed)} changed",
+        hint=COPY_RULE,
+    )
     by_id["calls"].message.content[1].arguments["command"] = "changed"
-    assert result.messages[4].content[1].arguments == {"command": "npm test -- context"}
+    expect_equal(
+        "after changing test-1's arguments on the path: the returned calls message's arguments",
+        {"command": "npm test -- context"},
+        result.messages[4].content[1].arguments,
+        hint=COPY_RULE,
+    )

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+from functools import partial
 from types import ModuleType
+from typing import Any
 
 import pytest
+from lab_checks import expect, expect_equal, expect_error, expect_no_error, expect_values, shown
 
 pytestmark = pytest.mark.lab_11_4
+
+CREATE = "create_compaction_entry(fixture, id=compact-1, first_kept_entry_id=u2)"
+COPY_RULE = (
+    "the candidate goes through parse_session_entry, which validates it and returns a "
+    "copy sharing nothing with the summary passed in"
+)
 
 
 def test_compaction_entry_derives_its_parent_and_shares_nothing(impl: ModuleType) -> None:
@@ -14,49 +23,75 @@ def test_compaction_entry_derives_its_parent_and_shares_nothing(impl: ModuleType
     before = [entry.to_wire() for entry in path]
     summary = impl.fixture_summary()
 
-    entry = impl.create_compaction_entry(
-        path,
-        id="compact-1",
-        timestamp=100,
-        summary=summary,
-        first_kept_entry_id="u2",
-        tokens_before=29,
-    )
-
-    assert isinstance(entry, impl.CompactionEntry)
-    assert (entry.parent_id, entry.first_kept_entry_id, entry.tokens_before) == ("a3", "u2", 29)
-    assert entry.summary == summary
-    summary.constraints.append("changed after creation")
-    assert entry.summary.constraints == ["Restore only the selected branch of the session tree"]
-    entry.summary.next.append("changed in the entry")
-    assert summary.next == ["Confirm the JSONL write boundary"]
-    assert [e.to_wire() for e in path] == before  # the path is untouched
-
-    from_wire = impl.create_compaction_entry(
-        path,
-        id="compact-1",
-        timestamp=100,
-        summary=impl.fixture_summary().to_wire(),
-        first_kept_entry_id="u2",
-        tokens_before=29,
-    )
-    assert (
-        from_wire.to_wire()
-        == impl.create_compaction_entry(
+    def create(summary: Any) -> Any:
+        return impl.create_compaction_entry(
             path,
             id="compact-1",
             timestamp=100,
-            summary=impl.fixture_summary(),
+            summary=summary,
             first_kept_entry_id="u2",
             tokens_before=29,
-        ).to_wire()
+        )
+
+    entry = expect_no_error(CREATE, partial(create, summary), expected="a compaction entry")
+
+    expect(
+        CREATE,
+        isinstance(entry, impl.CompactionEntry),
+        expected="a CompactionEntry",
+        got=f"a {type(entry).__name__}",
+    )
+    expect_values(
+        CREATE,
+        {"parent_id": "a3", "first_kept_entry_id": "u2", "tokens_before": 29},
+        {
+            "parent_id": entry.parent_id,
+            "first_kept_entry_id": entry.first_kept_entry_id,
+            "tokens_before": entry.tokens_before,
+        },
+        hint="the parent is always the last entry of the path (a3); the caller never passes it",
+    )
+    expect_equal(f"{CREATE}: summary", summary, entry.summary)
+    summary.constraints.append("changed after creation")
+    expect_equal(
+        "after appending to the caller's summary.constraints: the entry's constraints",
+        ["Restore only the selected branch of the session tree"],
+        entry.summary.constraints,
+        hint=COPY_RULE,
+    )
+    entry.summary.next.append("changed in the entry")
+    expect_equal(
+        "after appending to the entry's summary.next: the caller's next",
+        ["Confirm the JSONL write boundary"],
+        summary.next,
+        hint=COPY_RULE,
+    )
+    changed = [w["id"] for w, e in zip(before, path, strict=True) if e.to_wire() != w]
+    expect(
+        f"{CREATE}: the path",
+        not changed,
+        expected="the path unchanged",
+        got=f"entry {shown(changed)} changed",
+        hint="creating the entry is pure: it neither changes the path nor writes to a store",
+    )
+
+    case = f"{CREATE} with the summary as a wire dict"
+    from_wire = expect_no_error(
+        case, partial(create, impl.fixture_summary().to_wire()), expected="a compaction entry"
+    )
+    from_object = create(impl.fixture_summary())
+    expect_equal(
+        f"{case}: to_wire()",
+        from_object.to_wire(),
+        from_wire.to_wire(),
+        hint="a summary given as a CompactionSummary or as its wire dict gives the same entry",
     )
 
 
 def test_compaction_entry_rejects_bad_paths_ids_and_cut_points(impl: ModuleType) -> None:
     path = impl.chapter_fixture()
 
-    def create(active_path: list, **changes: object) -> object:
+    def create(active_path: list, **changes: object) -> Any:
         options = {
             "id": "compact-1",
             "timestamp": 100,
@@ -66,21 +101,51 @@ def test_compaction_entry_rejects_bad_paths_ids_and_cut_points(impl: ModuleType)
         }
         return impl.create_compaction_entry(active_path, **{**options, **changes})
 
-    with pytest.raises(impl.CompactionError, match="empty active path"):
-        create([])
-    with pytest.raises(impl.CompactionError, match=r"duplicate id 'a3'"):
-        create(path, id="a3")
+    expect_error(
+        "create_compaction_entry(an empty path)",
+        impl.CompactionError,
+        partial(create, []),
+        words=["empty active path"],
+    )
+    expect_error(
+        "create_compaction_entry(fixture, id=a3)",
+        impl.CompactionError,
+        partial(create, path, id="a3"),
+        words=["duplicate id 'a3'"],
+        hint="an id already on the path is refused, naming it",
+    )
+    cut_rule = (
+        "the first kept entry must start a complete interaction: a group start that "
+        "group_interactions finds (u1, u2 or u3 here)"
+    )
     for cut in ["a2", "calls", "r-test", "nope"]:
-        with pytest.raises(
+        expect_error(
+            f"create_compaction_entry(fixture, first_kept_entry_id={cut})",
             impl.CompactionError,
-            match=rf"'{cut}' is not the first message of a complete interaction",
-        ):
-            create(path, first_kept_entry_id=cut)
+            partial(create, path, first_kept_entry_id=cut),
+            words=[f"'{cut}' is not the first message of a complete interaction"],
+            hint=cut_rule,
+        )
     replay = impl.system_replay_fixture()
-    with pytest.raises(impl.CompactionError, match=r"'patch-2' is not the first message"):
-        create(replay, id="compact-2", first_kept_entry_id="patch-2")
+    expect_error(
+        "create_compaction_entry(system replay fixture, first_kept_entry_id=patch-2)",
+        impl.CompactionError,
+        partial(create, replay, id="compact-2", first_kept_entry_id="patch-2"),
+        words=["'patch-2' is not the first message"],
+        hint="a system message belongs to no group, so it cannot be a first kept entry",
+    )
     bad_summary = {**impl.fixture_summary().to_wire(), "files": []}
-    with pytest.raises(impl.SessionEntryError, match=r"compact-1: summary\.files: unknown field"):
-        create(path, summary=bad_summary)
-    with pytest.raises(impl.SessionEntryError, match="tokensBefore"):
-        create(path, tokens_before=-1)
+    expect_error(
+        "create_compaction_entry(fixture, a summary with files)",
+        impl.SessionEntryError,
+        partial(create, path, summary=bad_summary),
+        words=["compact-1: summary.files: unknown field"],
+        hint="the candidate goes through parse_session_entry",
+    )
+    expect_error(
+        "create_compaction_entry(fixture, tokens_before=-1)",
+        impl.SessionEntryError,
+        partial(create, path, tokens_before=-1),
+        words=["tokensBefore"],
+        hint="the candidate goes through parse_session_entry",
+    )

@@ -2,14 +2,47 @@
 
 from __future__ import annotations
 
+from functools import partial
 from types import ModuleType
+from typing import Any
 
 import pytest
+from lab_checks import expect, expect_equal, expect_error, expect_no_error, expect_values
 
 pytestmark = pytest.mark.lab_11_5
 
+BUDGET = "reserved_output=4, safety_margin=2"
+SUMMARY_RULE = (
+    "the summary is paid first: 31 - 3 - 4 - 2 = 22, - 5 (summary) leaves 17 for whole "
+    "groups newest first: [u4, a4] 7 fits, + [u3 ... a3] 15 = 22 does not"
+)
+FIXTURE_SUMMARY_TEXT = "\n".join(
+    [
+        "[Session compaction summary]",
+        "Goal: Check the session recovery logic",
+        "Constraints:",
+        "- Restore only the selected branch of the session tree",
+        "Completed:",
+        "- Confirmed that the active path restores only the selected branch",
+        "Decisions:",
+        "- (none)",
+        "Changed files:",
+        "- (none)",
+        "Unresolved:",
+        "- (none)",
+        "Next:",
+        "- Confirm the JSONL write boundary",
+    ]
+)
+"""``render_summary(fixture_summary())``: title, goal, then each list under its label."""
 
-def build(impl: ModuleType, path: list, max_tokens: int = 31) -> object:
+FIRST_KEPT_RULE = (
+    "the newest compaction's first kept id must be a user message entry before it on the "
+    "path, else a CompactionError naming both ids"
+)
+
+
+def build(impl: ModuleType, path: list, max_tokens: int = 31) -> Any:
     return impl.build_context(
         path,
         max_tokens=max_tokens,
@@ -17,6 +50,15 @@ def build(impl: ModuleType, path: list, max_tokens: int = 31) -> object:
         safety_margin=2,
         estimate_tokens=impl.fixture_estimator(),
     )
+
+
+def with_first_kept(impl: ModuleType, first_kept: str) -> list:
+    """The fixture after compact-1, with compact-1's first kept id set to ``first_kept``."""
+    wires = [entry.to_wire() for entry in impl.chapter_fixture_after_compaction()]
+    for wire in wires:
+        if wire["id"] == "compact-1":
+            wire["firstKeptEntryId"] = first_kept
+    return [impl.parse_session_entry(wire) for wire in wires]
 
 
 def test_restore_starts_from_first_kept_skipping_metadata_and_other_branches(
@@ -36,32 +78,88 @@ def test_restore_starts_from_first_kept_skipping_metadata_and_other_branches(
     a4.parent_id = "meta-1"
     store = impl.InMemorySessionStore()
     for entry in [*entries[:-1], sibling, note, a4]:
-        store.append(entry)
+        expect_no_error(
+            f"appending the fixture after compact-1, a sibling branch and meta-1 (at {entry.id})",
+            partial(store.append, entry),
+        )
 
     path = impl.path_to(store.entries(), "a4")
-    assert [entry.id for entry in path][-5:] == ["a3", "compact-1", "u4", "meta-1", "a4"]
-    result = build(impl, path, max_tokens=100)
+    expect_equal(
+        "path_to(a4): the last five entry ids",
+        ["a3", "compact-1", "u4", "meta-1", "a4"],
+        [entry.id for entry in path][-5:],
+    )
+    case = f"build_context(path to a4 past compact-1 and meta-1, max_tokens=100, {BUDGET})"
+    result = expect_no_error(case, lambda: build(impl, path, max_tokens=100), expected="a result")
 
-    assert result.kept_entry_ids == [
-        "u2",
-        "a2",
-        "u3",
-        "calls",
-        "r-test",
-        "r-read",
-        "a3",
-        "u4",
-        "a4",
-    ]
-    assert result.reason == "within_budget"
-    assert [m.role for m in result.messages[:2]] == ["system", "user"]
-    assert impl.text_of(result.messages[1]) == impl.render_summary(impl.fixture_summary())
-    assert result.messages[1].timestamp == 100
+    roles = [m.role for m in result.messages[:2]]
+    expect_equal(
+        f"{case}: roles of the first two messages",
+        ["system", "user"],
+        roles,
+        hint="the summary is one synthetic user message, right after the system message",
+    )
+    expect_equal(
+        f"{case}: text of the summary message",
+        FIXTURE_SUMMARY_TEXT,
+        impl.text_of(result.messages[1]),
+        hint="render_summary: the title line, 'Goal: ...', then each list field under its "
+        "label, one '- item' per line, '- (none)' for an empty list",
+    )
+    expect_equal(
+        f"{case}: timestamp of the summary message",
+        100,
+        result.messages[1].timestamp,
+        hint="the summary message takes the compaction's timestamp",
+    )
+    expect_equal(
+        f"{case}: kept_entry_ids",
+        ["u2", "a2", "u3", "calls", "r-test", "r-read", "a3", "u4", "a4"],
+        result.kept_entry_ids,
+        hint="group the message entries from the first kept entry (u2) on, also those after "
+        "the compaction; skip metadata and compaction entries",
+    )
+    expect_equal(
+        f"{case}: reason",
+        "within_budget",
+        result.reason,
+        hint="100 - 3 - 4 - 2 - 5 (summary) = 86 holds the groups from u2 on (7 + 15 + 7)",
+    )
 
     # With the chapter's 31 / 4 / 2 the summary's 5 tokens leave 17 for groups.
-    tight = build(impl, path)
-    assert tight.kept_entry_ids == ["u4", "a4"] and tight.reason == "trimmed"
-    assert (tight.tokens.available_for_messages, tight.tokens.messages) == (22, 12)
+    case = f"build_context(the same path, max_tokens=31, {BUDGET})"
+    tight = expect_no_error(case, lambda: build(impl, path), expected="a result")
+    expect_values(
+        case,
+        {
+            "kept_entry_ids": ["u4", "a4"],
+            "reason": "trimmed",
+            "tokens.available_for_messages": 22,
+            "tokens.messages": 12,
+        },
+        {
+            "kept_entry_ids": tight.kept_entry_ids,
+            "reason": tight.reason,
+            "tokens.available_for_messages": tight.tokens.available_for_messages,
+            "tokens.messages": tight.tokens.messages,
+        },
+        hint=f"{SUMMARY_RULE}; tokens.messages = 5 + 7",
+    )
+
+    for first_kept, what in [
+        ("a2", "an assistant message before compact-1"),
+        ("sys", "the system message"),
+        ("u4", "a user message after compact-1"),
+        ("nope", "an id not on the path"),
+    ]:
+        broken = with_first_kept(impl, first_kept)
+        expect_error(
+            f"build_context(compact-1 with first kept {first_kept}, {what})",
+            impl.CompactionError,
+            partial(build, impl, broken, max_tokens=100),
+            words=["compact-1", first_kept, "user message"],
+            hint=FIRST_KEPT_RULE,
+        )
 
 
 def test_only_the_newest_compaction_is_used_and_results_are_deterministic(
@@ -77,70 +175,159 @@ def test_only_the_newest_compaction_is_used_and_results_are_deterministic(
         unresolved=[],
         next=[],
     )
-    compact_2 = impl.create_compaction_entry(
-        path,
-        id="compact-2",
-        timestamp=200,
-        summary=empty,
-        first_kept_entry_id="u4",
-        tokens_before=31,
+    compact_2 = expect_no_error(
+        "create_compaction_entry(fixture after compact-1, id=compact-2, first_kept_entry_id=u4)",
+        lambda: impl.create_compaction_entry(
+            path,
+            id="compact-2",
+            timestamp=200,
+            summary=empty,
+            first_kept_entry_id="u4",
+            tokens_before=31,
+        ),
+        expected="a compaction entry",
     )
     path = [*path, compact_2]
 
-    first = build(impl, path)
+    case = f"build_context(compact-1, then compact-2 keeping u4, max_tokens=31, {BUDGET})"
+    first = expect_no_error(case, lambda: build(impl, path), expected="a result")
     second = build(impl, path)
     summaries = [
-        m for m in first.messages if impl.text_of(m).startswith("[Session compaction summary]")
+        impl.text_of(m)
+        for m in first.messages
+        if impl.text_of(m).startswith("[Session compaction summary]")
     ]
-    assert len(summaries) == 1 and "Goal: Continue the projection" in impl.text_of(summaries[0])
-    assert impl.text_of(summaries[0]).count("- (none)") == 6
-    assert first.kept_entry_ids == ["u4", "a4"]
-    assert first == second
+    expect(
+        case,
+        len(summaries) == 1 and "Goal: Continue the projection" in summaries[0],
+        expected="one summary message, compact-2's ('Goal: Continue the projection')",
+        got=f"{len(summaries)} summary message(s)"
+        + (f", the first with {summaries[0].splitlines()[1:2]}" if summaries else ""),
+        hint="only the newest compaction on the path is used; older summaries are never sent",
+    )
+    expect_equal(
+        f"{case}: lines '- (none)' in compact-2's summary",
+        6,
+        summaries[0].count("- (none)"),
+        hint="each of the six empty lists renders as one line '- (none)'",
+    )
+    expect_equal(f"{case}: kept_entry_ids", ["u4", "a4"], first.kept_entry_ids)
+    expect(
+        case,
+        first == second,
+        expected="two builds of the same path that are equal",
+        got="two different results",
+        hint="with a deterministic estimator, the same path and options give equal results",
+    )
     first.messages[1].content[0].text = "changed"
-    assert build(impl, path) == second
+    expect(
+        f"after changing the first build's summary text: a third build of {case}",
+        build(impl, path) == second,
+        expected="a result equal to the second build",
+        got="a different result",
+        hint="each result is an independent copy: the summary message is built fresh each time",
+    )
 
 
 def test_compacting_the_restored_path_again_trims_whole_groups(impl: ModuleType) -> None:
     path = impl.chapter_fixture_after_compaction()
-    compact_2 = impl.create_compaction_entry(
-        path,
-        id="compact-2",
-        timestamp=200,
-        summary=impl.fixture_summary(),
-        first_kept_entry_id="u3",
-        tokens_before=34,
+    case = "create_compaction_entry(fixture after compact-1, id=compact-2, first_kept_entry_id=u3)"
+    compact_2 = expect_no_error(
+        case,
+        lambda: impl.create_compaction_entry(
+            path,
+            id="compact-2",
+            timestamp=200,
+            summary=impl.fixture_summary(),
+            first_kept_entry_id="u3",
+            tokens_before=34,
+        ),
+        expected="a compaction entry",
     )
-    assert compact_2.parent_id == "a4"
+    expect_equal(
+        f"{case}: parent_id", "a4", compact_2.parent_id, hint="the parent is the path's last entry"
+    )
     path = [*path, compact_2]
 
-    roomy = build(impl, path, max_tokens=40)
-    assert roomy.kept_entry_ids == ["u3", "calls", "r-test", "r-read", "a3", "u4", "a4"]
-    tight = build(impl, path)
-    assert tight.kept_entry_ids == ["u4", "a4"] and tight.reason == "trimmed"
-    overflow = build(impl, path, max_tokens=14)
-    assert overflow.kept_entry_ids == ["u4", "a4"] and overflow.reason == "single_group_overflow"
+    for max_tokens, kept, reason in [
+        (40, ["u3", "calls", "r-test", "r-read", "a3", "u4", "a4"], "within_budget"),
+        (31, ["u4", "a4"], "trimmed"),
+        (14, ["u4", "a4"], "single_group_overflow"),
+    ]:
+        case = f"build_context(path ending at compact-2, max_tokens={max_tokens}, {BUDGET})"
+        result = expect_no_error(case, partial(build, impl, path, max_tokens), expected="a result")
+        expect_values(
+            case,
+            {"kept_entry_ids": kept, "reason": reason},
+            {"kept_entry_ids": result.kept_entry_ids, "reason": result.reason},
+            hint="restore from compact-2's first kept entry (u3), pay its summary first, then "
+            "keep whole groups newest first; the newest group is always kept",
+        )
 
-    with pytest.raises(impl.CompactionError, match="calls"):
-        impl.create_compaction_entry(
+    expect_error(
+        "create_compaction_entry(path ending at compact-2, first_kept_entry_id=calls)",
+        impl.CompactionError,
+        lambda: impl.create_compaction_entry(
             path,
             id="compact-3",
             timestamp=300,
             summary=impl.fixture_summary(),
             first_kept_entry_id="calls",
             tokens_before=1,
-        )
+        ),
+        words=["calls"],
+        hint="a first kept entry must start a complete interaction",
+    )
 
 
 def test_system_state_is_replayed_across_the_compaction_boundary(impl: ModuleType) -> None:
     path = impl.system_replay_fixture()
-    result = build(impl, path, max_tokens=1000)
+    case = f"build_context(system replay fixture, max_tokens=1000, {BUDGET})"
+    result = expect_no_error(case, lambda: build(impl, path, max_tokens=1000), expected="a result")
+    replay_rule = (
+        "system state is replayed from the whole path, also from before the compaction: "
+        "non-empty contents joined by a blank line, sections overwritten by name"
+    )
 
     head = result.messages[0]
-    assert head.role == "system"
-    assert head.content == "BASE\n\nPrefer small diffs."
-    assert head.sections == {"rules": "RULE v2"}
-    assert head.timestamp == path[0].message.timestamp
-    assert impl.current_system_prompt(result.messages) == "BASE\n\nPrefer small diffs.\n\nRULE v2"
-    assert impl.text_of(result.messages[1]).startswith("[Session compaction summary]")
-    assert result.kept_entry_ids == ["u2", "a2", "u3", "a3"]
-    assert len(result.messages) == 6  # head, summary, u2, a2, u3, a3: patch-2 is folded in
+    expect_values(
+        f"{case}: messages[0]",
+        {
+            "role": "system",
+            "content": "BASE\n\nPrefer small diffs.",
+            "sections": {"rules": "RULE v2"},
+            "timestamp": path[0].message.timestamp,
+        },
+        {
+            "role": head.role,
+            "content": getattr(head, "content", None),
+            "sections": getattr(head, "sections", None),
+            "timestamp": head.timestamp,
+        },
+        hint=f"{replay_rule}; the timestamp is the first system message's",
+    )
+    expect_equal(
+        f"{case}: current_system_prompt(messages)",
+        "BASE\n\nPrefer small diffs.\n\nRULE v2",
+        impl.current_system_prompt(result.messages),
+        hint=replay_rule,
+    )
+    expect(
+        case,
+        impl.text_of(result.messages[1]).startswith("[Session compaction summary]"),
+        expected="messages[1] the summary message",
+        got=f"messages[1] {result.messages[1].role} {impl.text_of(result.messages[1])[:30]!r}",
+        hint="the summary comes right after the replayed system message",
+    )
+    expect_equal(
+        f"{case}: kept_entry_ids",
+        ["u2", "a2", "u3", "a3"],
+        result.kept_entry_ids,
+        hint="system messages in the kept suffix (patch-2) fold into the head",
+    )
+    expect_equal(
+        f"{case}: number of messages (head, summary, u2, a2, u3, a3)",
+        6,
+        len(result.messages),
+        hint="patch-2 is folded into the head and does not appear in place",
+    )

@@ -1,4 +1,7 @@
-"""The transfer exercise: a per-group ledger that must agree with ``build_context``.
+"""The transfer exercise's wider suite: a per-group ledger that must agree with ``build_context``.
+
+Its three checks are ``tests/test_transfer.py`` (``course-lab check transfer``);
+this module is what ``check transfer --extended`` adds.
 
 A view that re-decided the selection could drift from what the model is
 actually sent; so every case here checks the ledger's rows against the

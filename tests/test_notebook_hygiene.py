@@ -11,12 +11,13 @@ from __future__ import annotations
 import importlib.util
 import re
 import sys
-from itertools import pairwise
 from pathlib import Path
 from types import ModuleType
 
 import nbformat
 import pytest
+
+from course_lib.track.exercises import EXERCISES, NOT_ANSWERED
 
 ROOT = Path(__file__).resolve().parents[1]
 TOOLS = ROOT / "notebook_tools"
@@ -37,8 +38,27 @@ def _load_builder() -> ModuleType:
 builder = _load_builder()
 NAMES = list(builder.NOTEBOOKS)
 LAB_NAMES = [name for name in NAMES if "-lab-11." in name]
-PRACTICE_NAMES = [*LAB_NAMES, *(name for name in NAMES if "-transfer-" in name)]
-"""Notebooks with a practice cell: the labs and the transfer exercise (not 00, not beyond)."""
+
+
+def lab_of(name: str) -> str:
+    found = re.search(r"-lab-(11\.\d)-", name)
+    assert found is not None, name
+    return found.group(1)
+
+
+LAB_ENDS = list({lab_of(name): name for name in LAB_NAMES}.values())
+"""Each lab's last notebook (Lab 11.5 is told in two): it holds the practice cell and the checks."""
+
+PRACTICE_NAMES = [*LAB_ENDS, *(name for name in NAMES if "-transfer-" in name)]
+"""Notebooks with a practice cell: the labs' last notebooks and the transfer exercise."""
+
+_cells = importlib.import_module("notebook_sources.cells")  # next to build.py, on its path now
+HIDDEN_OUTPUTS = _cells.HIDDEN_OUTPUTS
+SHOW_THE_ANSWER = _cells.SHOW_THE_ANSWER
+DETAILS = re.compile(
+    rf"<details><summary>{re.escape(SHOW_THE_ANSWER)}</summary>\n\n(?s:.+)\n\n</details>"
+)
+CHECK = re.compile(r'check\("([^"]+)", \w+\)')
 
 
 def stored(name: str) -> nbformat.NotebookNode:
@@ -61,15 +81,40 @@ def test_stored_notebook_is_clean(name: str) -> None:
 @pytest.mark.parametrize("name", NAMES)
 def test_stored_notebook_was_built_from_its_current_source(name: str) -> None:
     expected = builder.ruff_formatted(builder.new_notebook(builder.NOTEBOOKS[name]), name)
-    cells = [(cell.cell_type, cell.source) for cell in stored(name).cells]
-    assert cells == [(cell.cell_type, cell.source) for cell in expected.cells], (
+    cells = [(cell.cell_type, cell.source, cell.metadata) for cell in stored(name).cells]
+    assert cells == [(cell.cell_type, cell.source, cell.metadata) for cell in expected.cells], (
         f"{name} is out of date: run `.venv/bin/python notebook_tools/build.py`"
     )
 
 
-@pytest.mark.parametrize("name", LAB_NAMES)
+def test_cell_metadata_other_than_folded_answer_outputs_is_refused() -> None:
+    notebook = stored("03-lab-11.3-budget-projection.ipynb")
+    (folded, *_) = [cell for cell in notebook.cells if cell.metadata]
+    assert folded.metadata == HIDDEN_OUTPUTS and builder.hygiene_problems(notebook) == []
+    for other in (
+        {**HIDDEN_OUTPUTS, "jupyter": {"outputs_hidden": True, "source_hidden": True}},
+        {"jupyter": {"outputs_hidden": True}},  # one of the two keys only
+        {**HIDDEN_OUTPUTS, "tags": ["hide-output"]},
+    ):
+        folded.metadata = other
+        assert builder.hygiene_problems(notebook) == [f"{folded.id}: cell metadata {other}"]
+    folded.metadata, folded.outputs = HIDDEN_OUTPUTS, []
+    assert builder.hygiene_problems(notebook) == [
+        f"{folded.id}: outputs hidden, but there are no outputs"
+    ]
+    markdown = next(cell for cell in notebook.cells if cell.cell_type == "markdown")
+    markdown.metadata = HIDDEN_OUTPUTS
+    assert f"{markdown.id}: cell metadata" in " ".join(builder.hygiene_problems(notebook))
+
+
+def test_lab_notebooks_cover_every_lab_and_a_split_lab_ends_in_its_last_part() -> None:
+    assert [lab_of(name) for name in LAB_ENDS] == ["11.1", "11.2", "11.3", "11.4", "11.5"]
+    assert [name for name in LAB_NAMES if name not in LAB_ENDS] == ["05a-lab-11.5-restoring.ipynb"]
+
+
+@pytest.mark.parametrize("name", LAB_ENDS)
 def test_lab_notebook_ends_with_its_own_checks_beside_the_practice_cell(name: str) -> None:
-    lab = re.search(r"-lab-(11\.\d)-", name).group(1)
+    lab = lab_of(name)
     notebook = stored(name)
     *_, practice, reference = code_cells(notebook)
 
@@ -87,17 +132,75 @@ def test_only_practice_cells_are_exempt_from_comparison(name: str) -> None:
     assert len(ignored) == (1 if name in PRACTICE_NAMES else 0)
 
 
-def test_the_chapter_predict_first_questions_are_asked_in_lab_11_3() -> None:
+def test_the_workbooks_predict_first_questions_in_lab_11_3() -> None:
     notebook = stored("03-lab-11.3-budget-projection.ipynb")
     prompts = [c.source for c in notebook.cells if "**Predict first.**" in c.source]
     assert len(prompts) == 2
     assert "*last three messages*" in prompts[0] and "keep group 3 whole" in prompts[1]
 
 
+def predict_questions(name: str) -> list[int]:
+    return [i for i, c in enumerate(stored(name).cells) if "**Predict first.**" in c.source]
+
+
+def test_every_lab_notebook_asks_a_predict_first_question() -> None:
+    for name in LAB_NAMES:
+        assert predict_questions(name), name
+
+
 @pytest.mark.parametrize("name", NAMES)
-def test_each_predict_first_question_is_answered_by_the_next_cell(name: str) -> None:
+def test_each_predict_first_answer_is_folded_and_its_explanation_closed(name: str) -> None:
+    """The question first; its answer cells' outputs folded; the explanation in ``<details>``.
+
+    So opening a notebook shows no answer: neither the computed output nor the
+    prose after it, until the student clicks.
+    """
     cells = stored(name).cells
-    for question, answer in pairwise(cells):
-        if "**Predict first.**" in question.source:
-            assert question.cell_type == "markdown" and answer.cell_type == "code"
-            assert answer.outputs, f"{answer.id} answers a prediction but shows nothing"
+    for index in predict_questions(name):
+        assert cells[index].cell_type == "markdown"
+        after = index + 1
+        while cells[after].cell_type == "code":
+            assert cells[after].outputs, f"{cells[after].id} answers a prediction but shows nothing"
+            assert cells[after].metadata == HIDDEN_OUTPUTS, f"{cells[after].id} shows its answer"
+            after += 1
+        assert after > index + 1, f"{cells[index].id} is not followed by its answer cell"
+        assert DETAILS.fullmatch(cells[after].source), f"{cells[after].id} spells out the answer"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_details_block_is_a_whole_cell_with_one_label(name: str) -> None:
+    for cell in stored(name).cells:
+        if "<details" in cell.source:
+            assert cell.cell_type == "markdown" and DETAILS.fullmatch(cell.source), cell.id
+            assert cell.source.count("<details") == 1, cell.id
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_exercise_is_stored_unanswered(name: str) -> None:
+    """An exercise: its prompt, a cell holding ``...``, then the check, stored as "not answered"."""
+    cells = stored(name).cells
+    for index, cell in enumerate(cells):
+        found = CHECK.fullmatch(cell.source)
+        if not found:
+            continue
+        starter, prompt = cells[index - 1], cells[index - 2]
+        assert starter.cell_type == "code" and "..." in starter.source and not starter.outputs
+        assert prompt.cell_type == "markdown" and found.group(1) in prompt.source
+        printed = "".join(o.text for o in cell.outputs if o.output_type == "stream")
+        assert printed == f"○ {found.group(1)}: {NOT_ANSWERED}\n", cell.id
+
+
+def exercises_in(name: str) -> list[str]:
+    return [m.group(1) for c in stored(name).cells if (m := CHECK.fullmatch(c.source))]
+
+
+def test_every_notebook_after_the_start_page_has_exercises() -> None:
+    for lab in ("11.1", "11.2", "11.3", "11.4", "11.5"):
+        asked = [e for name in LAB_NAMES if lab_of(name) == lab for e in exercises_in(name)]
+        assert len(asked) >= 2, lab
+    assert all(exercises_in(name) for name in LAB_NAMES)
+    assert exercises_in("06-transfer-budget-ledger.ipynb")
+    assert exercises_in("07-beyond-the-fixture-real-session.ipynb")
+    assert 5 <= len(exercises_in("08-recap.ipynb")) <= 6
+    asked = [exercise for name in NAMES for exercise in exercises_in(name)]
+    assert sorted(asked) == sorted(EXERCISES)

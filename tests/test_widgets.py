@@ -7,8 +7,15 @@ sizes of the bar's segments (read back from the matplotlib Figure).
 
 from __future__ import annotations
 
+import io
+from html.parser import HTMLParser
+
 import matplotlib
+import pandas as pd
+import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from PIL import Image
 
 from course_lib import build_context, chapter_fixture, fixture_estimator, text_of
 from course_lib.views import (
@@ -19,6 +26,7 @@ from course_lib.views import (
     plot_state,
     plot_window,
 )
+from course_lib.views.widgets import table_html
 
 # The explorers never use pyplot; the Agg backend makes sure no test could open a window.
 matplotlib.use("Agg")
@@ -28,6 +36,45 @@ GROUP_3 = ["u3", "calls", "r-test", "r-read", "a3"]
 
 def segments(bar) -> list[tuple[str, int]]:
     return [(segment.label, segment.tokens) for segment in bar.window]
+
+
+class _Cells(HTMLParser):
+    """Collects the text of each table row's cells, skipping the <style> rules."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[list[str]] = []
+        self.classes: list[list[str]] = []
+        self._cell: list[str] | None = None
+        self._in_style = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "style":
+            self._in_style = True
+        elif tag == "tr":
+            self.rows.append([])
+            self.classes.append([])
+        elif tag in ("th", "td"):
+            self._cell = []
+            self.classes[-1].append(dict(attrs).get("class") or "")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "style":
+            self._in_style = False
+        elif tag in ("th", "td") and self._cell is not None:
+            self.rows[-1].append("".join(self._cell).strip())
+            self._cell = None
+
+    def handle_data(self, data: str) -> None:
+        if self._cell is not None and not self._in_style:
+            self._cell.append(data)
+
+
+def table_cells(html_text: str) -> _Cells:
+    """The rows of the (single) table in ``html_text``, header first."""
+    parser = _Cells()
+    parser.feed(html_text)
+    return parser
 
 
 def drawn_widths(figure: Figure) -> list[float]:
@@ -52,7 +99,12 @@ def test_budget_explorer_starts_at_the_chapters_31_4_2() -> None:
     assert [(s.label, s.tokens) for s in state.bar.dropped] == [("u1…a1", 7)]
     assert "trimmed" in explorer.outcome.value
     assert "u2, a2, u3, calls, r-test, r-read, a3" in explorer.outcome.value
-    assert explorer.table.value.count("</tr>") == 4  # header + three groups
+    assert table_cells(explorer.table.value).rows == [
+        ["group", "entry ids", "tokens", "cumulative (newest first)", "status"],
+        ["3", "u3, calls, r-test, r-read, a3", "15", "15", "kept"],
+        ["2", "u2, a2", "7", "22", "kept"],
+        ["1", "u1, a1", "7", "29", "trimmed"],
+    ]
     assert bytes(explorer.chart.value).startswith(b"\x89PNG")
     assert list(explorer.state_frame()["status"]) == ["kept", "kept", "trimmed"]
 
@@ -76,13 +128,13 @@ def test_moving_max_tokens_to_19_keeps_the_newest_group_whole() -> None:
 def test_reserved_output_and_margin_sliders_change_the_allowance() -> None:
     explorer = BudgetExplorer(max_tokens=40)
     assert explorer.state().reason == "within_budget"
-    assert explorer.table.value.count("trimmed") == 0
+    assert [row[-1] for row in table_cells(explorer.table.value).rows[1:]].count("trimmed") == 0
 
     explorer.reserved_output.value = 10
     state = explorer.state()
     assert state.result.tokens.available_for_messages == 40 - 3 - 10 - 2 == 25
     assert state.kept_entry_ids == ["u2", "a2", *GROUP_3]
-    assert explorer.table.value.count("trimmed") == 1
+    assert [row[-1] for row in table_cells(explorer.table.value).rows[1:]].count("trimmed") == 1
 
     explorer.safety_margin.value = 0
     assert explorer.state().result.tokens.available_for_messages == 27
@@ -198,3 +250,106 @@ def test_plot_state_titles_the_chart_with_the_budget_and_step() -> None:
     figure = plot_state(explorer.state())
     assert figure.axes[0].get_title().startswith("compact-2: max_tokens=31")
     assert drawn_widths(figure) == drawn_widths(explorer.figure())
+
+
+# --- what the browser showed wrong (issue 12): the chart, the tables, the labels ----------
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    with Image.open(io.BytesIO(data)) as image:
+        return image.size
+
+
+@pytest.mark.parametrize("explorer", [BudgetExplorer, CompactionExplorer])
+def test_the_chart_keeps_its_aspect_ratio_and_shrinks_to_the_output(explorer: type) -> None:
+    chart = explorer().chart
+    # Only a width (at most the PNG's own) is imposed; the height follows the picture.
+    assert (chart.layout.width, chart.layout.max_width, chart.layout.height) == (
+        "100%",
+        "800px",
+        "auto",
+    )
+    assert chart.width == chart.height == ""  # no <img> size attributes to distort it
+    assert png_size(bytes(chart.value)) == (800, 220)
+
+
+def test_the_budget_explorer_stacks_table_and_chart_in_one_column() -> None:
+    # In a row, the chart was stretched to the table's height (640x308 for 800x220).
+    explorer = BudgetExplorer()
+    assert list(explorer.widget.children) == [
+        *explorer.sliders,
+        explorer.outcome,
+        explorer.table,
+        explorer.chart,
+    ]
+    assert "course-explorer" in explorer.widget._dom_classes
+
+
+@pytest.mark.parametrize("explorer", [BudgetExplorer, CompactionExplorer])
+def test_every_slider_label_has_room_for_the_longest_name(explorer: type) -> None:
+    for slider in explorer().sliders:
+        width = slider.style.description_width
+        assert width.endswith("ch") and float(width[:-2]) >= len("reserved_output") + 1
+        assert f"explorer-{slider.description}" in slider._dom_classes
+
+
+def test_the_tables_are_styled_one_line_per_cell_with_the_status_in_colour() -> None:
+    explorer = BudgetExplorer(max_tokens=19)
+    table = explorer.table.value
+    assert "white-space: nowrap" in table and "border-collapse: collapse" in table
+    assert table.startswith('<div style="overflow-x: auto;')
+    classes = table_cells(table).classes
+    assert [row[-1].split()[-1] for row in classes[1:]] == [
+        "status-overflow",
+        "status-trimmed",
+        "status-trimmed",
+    ]
+    assert classes[1][2].split()[-1] == "number"  # tokens, right-aligned
+
+
+def test_the_compaction_table_lets_only_the_message_text_wrap() -> None:
+    explorer = CompactionExplorer()
+    explorer.step.value = "compact-2"
+    parsed = table_cells(explorer.table.value)
+    assert parsed.rows[0] == ["entry id", "role", "source", "content", "tokens"]
+    assert parsed.rows[2][3].startswith("[Session compaction summary]")
+    prose = [
+        [name for name, cls in zip(parsed.rows[0], row, strict=True) if "prose" in cls]
+        for row in parsed.classes[1:]
+    ]
+    assert prose == [["content"]] * 4
+
+
+def test_two_explorers_of_one_kind_share_rules_but_not_rows() -> None:
+    # Cell styles are classes, not rules keyed by a cell id both tables would carry.
+    first, second = BudgetExplorer(max_tokens=40), BudgetExplorer(max_tokens=19)
+    assert "_row0_col4 {" not in first.table.value + second.table.value
+    status = [table_cells(e.table.value).classes[1][-1].split()[-1] for e in (first, second)]
+    assert status == ["status-kept", "status-overflow"]
+
+
+def test_the_max_tokens_label_stays_inside_the_chart_for_every_setting() -> None:
+    # At max_tokens = 40 the label ran past the right edge and was cut off.
+    for max_tokens in range(0, 61):
+        state = budget_state(
+            chapter_fixture(),
+            max_tokens=max_tokens,
+            reserved_output=4,
+            safety_margin=2,
+            estimate_tokens=fixture_estimator(),
+        )
+        figure = plot_state(state)
+        FigureCanvasAgg(figure)
+        figure.draw_without_rendering()
+        (label,) = [t for t in figure.axes[0].texts if "max_tokens =" in t.get_text()]
+        box = label.get_window_extent()
+        assert box.x0 >= 0 and box.x1 <= figure.bbox.width, (max_tokens, box)
+        assert label.get_text().strip() == f"max_tokens = {max_tokens}"
+
+
+def test_the_table_escapes_markup_from_a_session() -> None:
+    # A real session's message can hold markup; the table shows it as text.
+    frame = pd.DataFrame([{"content": "<script>alert(1)</script> & <b>", "tokens": 3}])
+    html_text = table_html(frame, "escape")
+    assert "<script>" not in html_text and "&lt;script&gt;" in html_text
+    assert table_cells(html_text).rows[1] == ["<script>alert(1)</script> & <b>", "3"]

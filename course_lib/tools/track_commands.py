@@ -44,12 +44,16 @@ _PRACTICE_EPILOG = """examples:
   course-lab practice 11 --force          overwrite the generated files (your edits are lost)
 
 Each lab's part sits between "# --- Lab 11.N <topic>: begin ---" and
-"# --- Lab 11.N: end ---" and starts as `raise LabNotImplemented(...)`.
+"# --- Lab 11.N: end ---" and starts as `raise LabNotImplemented(...)`; the
+transfer exercise's (ledger.py) between "# --- Lab transfer budget ledger:
+begin ---" and "# --- Lab transfer: end ---".
 """
 
 _CHECK_EPILOG = """examples:
   course-lab check 11.1 --impl practice/ch11     Lab 11.1's 3 checks against your package
   course-lab check 11 --impl practice/ch11       all 15 checks of the chapter
+  course-lab check transfer --impl practice/ch11 the transfer exercise (budget ledger),
+                                                 checked on its own, apart from the 15
   course-lab check 11.3                          Lab 11.3 against the reference course_lib
   course-lab check 11.3 --extended               ... plus the wider suite for its functions
                                                  (with --impl DIR, against your package)
@@ -67,7 +71,8 @@ missing folder, a practice module that does not import).
 
 _SOLUTION_EPILOG = """examples:
   course-lab solution 11.1 practice/ch11     fill Lab 11.1's regions with the reference code
-  course-lab solution 11 practice/ch11       fill every lab
+  course-lab solution 11 practice/ch11       fill every lab of the chapter
+  course-lab solution transfer practice/ch11 fill the transfer exercise's region
 
 Only the code between that lab's begin/end marks is replaced; everything else
 in the package, other labs included, is left as it is.
@@ -83,13 +88,14 @@ def register(subparsers: Any) -> None:
 
 
 def _add_parser(subparsers: Any, name: str, summary: str, epilog: str) -> argparse.ArgumentParser:
-    return subparsers.add_parser(
+    parser: argparse.ArgumentParser = subparsers.add_parser(
         name,
         help=summary,
         description=summary,
         epilog=epilog,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    return parser
 
 
 # --- practice ---------------------------------------------------------------------------
@@ -135,7 +141,11 @@ def _register_check(subparsers: Any) -> None:
     parser = _add_parser(
         subparsers, "check", "Run a lab's checks and show what passes.", _CHECK_EPILOG
     )
-    parser.add_argument("lab", metavar="LAB", help="11.1 ... 11.5, or 11 for the whole chapter")
+    parser.add_argument(
+        "lab",
+        metavar="LAB",
+        help="11.1 ... 11.5, 11 for the whole chapter, or transfer for the transfer exercise",
+    )
     parser.add_argument(
         "--impl",
         metavar="DIR",
@@ -276,7 +286,9 @@ def _register_solution(subparsers: Any) -> None:
         "Fill a lab's regions in a practice package with the reference code.",
         _SOLUTION_EPILOG,
     )
-    parser.add_argument("lab", metavar="LAB", help="11.1 ... 11.5, or 11 for every lab")
+    parser.add_argument(
+        "lab", metavar="LAB", help="11.1 ... 11.5, 11 for every lab of the chapter, or transfer"
+    )
     parser.add_argument("directory", metavar="DIR", type=Path, help="the practice package")
     parser.set_defaults(func=_solution)
 
@@ -302,6 +314,9 @@ def _solution(args: argparse.Namespace) -> int:
 _GRADE_EPILOG = """examples:
   course-lab grade submissions/                  every lab of every submission, one job per core
   course-lab grade submissions/ --labs 11.1,11.2 only the labs taught so far
+  course-lab grade submissions/ --labs 11,transfer
+                                                 the chapter plus the transfer exercise
+                                                 (one more column)
   course-lab grade submissions/ --jobs 2 --timeout 30 --out grades/
 
 ROSTER holds one entry per student: a practice folder (what `course-lab
@@ -340,7 +355,7 @@ def _register_grade(subparsers: Any) -> None:
     parser.add_argument(
         "--labs",
         default="11",
-        help="11 for the whole chapter (default), one lab, or several: 11.1,11.2",
+        help="11 for the whole chapter (default), one lab, or several: 11.1,11.2 or 11,transfer",
     )
     parser.add_argument(
         "--jobs",
@@ -368,7 +383,7 @@ def _register_grade(subparsers: Any) -> None:
 
 
 def _grade_labs(text: str) -> list[str]:
-    """``11`` -> every lab; ``11.1,11.3`` -> those labs, in the chapter's order."""
+    """``11`` -> the chapter's labs; ``11.1,11.3`` or ``11,transfer`` -> those, in track order."""
     chosen = {lab for part in text.split(",") for lab in resolve_labs(part)}
     return [lab for lab in LAB_TOPICS if lab in chosen]
 

@@ -15,6 +15,8 @@ reported as waiting for that lab, not as a failure.
 from __future__ import annotations
 
 import ast
+import importlib.util
+import inspect
 import json
 import os
 import re
@@ -22,14 +24,15 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 import xml.etree.ElementTree as ElementTree
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from ..errors import CourseError
-from .catalogue import LAB_TOPICS
+from .catalogue import CHAPTER_LABS, LAB_TOPICS
 
 __all__ = [
     "CHECK_TIMEOUT_SECONDS",
@@ -46,6 +49,7 @@ __all__ = [
     "reports_as_json",
     "resolve_labs",
     "run_checks",
+    "run_checks_in_process",
     "run_extended_checks",
     "run_lab_checks",
     "short_message",
@@ -58,7 +62,8 @@ EXTENDED_TEST_MODULES: dict[str, tuple[str, ...]] = {
     "11.2": ("test_fixture_numbers.py", "test_bad_inputs.py"),
     "11.3": ("test_fixture_numbers.py", "test_properties.py"),
     "11.4": ("test_bad_inputs.py",),
-    "11.5": ("test_summary.py", "test_ledger.py"),
+    "11.5": ("test_summary.py",),
+    "transfer": ("test_ledger.py",),
 }
 """The wider suite's modules for each lab's functions (``check --extended``).
 
@@ -70,8 +75,9 @@ EXTENDED_TEST_MODULES: dict[str, tuple[str, ...]] = {
   rules over generated paths.
 * 11.4 (create compaction): bad input at the boundary, above all the
   compaction errors.
-* 11.5 (resume compaction): the rendered summary and the ledger that must
-  agree with ``build_context`` after a compaction.
+* 11.5 (resume compaction): the rendered summary.
+* transfer (budget ledger): the ledger over generated paths and budgets,
+  which must agree with ``build_context``, also after a compaction.
 
 ``test_messages.py`` tests the Chapter 3 carry-over, which no lab writes.
 """
@@ -228,18 +234,23 @@ def tests_directory() -> Path:
 
 
 def lab_test_file(lab: str) -> Path:
-    """The file holding ``lab``'s checks, e.g. ``tests/test_lab_11_3.py``."""
+    """The file holding ``lab``'s checks: ``tests/test_lab_11_3.py``, ``tests/test_transfer.py``."""
     if lab not in LAB_TOPICS:
         known = ", ".join(LAB_TOPICS)
         raise CourseError(f"unknown lab {lab!r}; choose one of {known} (or 11 for all)")
-    return tests_directory() / f"test_lab_{lab.replace('.', '_')}.py"
+    name = f"test_lab_{lab.replace('.', '_')}.py" if lab in CHAPTER_LABS else f"test_{lab}.py"
+    return tests_directory() / name
 
 
 def resolve_labs(text: str) -> list[str]:
-    """``"11.3"`` -> ``["11.3"]``; ``"11"`` -> every lab of the chapter, in order."""
+    """``"11.3"`` -> ``["11.3"]``; ``"11"`` -> the chapter's five labs; ``"transfer"`` -> itself.
+
+    ``11`` means the chapter's 15 checks only: the transfer exercise is
+    checked on its own (``check transfer``), so it never changes ``15/15``.
+    """
     value = text.strip()
     if value == "11":
-        return list(LAB_TOPICS)
+        return list(CHAPTER_LABS)
     if value in LAB_TOPICS:
         return [value]
     known = ", ".join(LAB_TOPICS)
@@ -457,6 +468,70 @@ def run_checks(
     return [LabReport(lab=lab, outcomes=outcomes[lab], timed_out=run.timed_out) for lab in labs]
 
 
+_loaded_checks: dict[str, Any] = {}
+"""Each lab's test module, imported once by ``run_checks_in_process``."""
+
+
+def _lab_check_functions(lab: str) -> list[tuple[str, Callable[..., object]]]:
+    """``lab``'s check functions in file order, from its test module imported in this process."""
+    path = lab_test_file(lab)
+    module = _loaded_checks.get(lab)
+    if module is None:
+        folder = str(path.parent)
+        if folder not in sys.path:  # the checks import their helpers (lab_checks) from there
+            sys.path.insert(0, folder)
+        spec = importlib.util.spec_from_file_location(f"course_lab_checks_{path.stem}", path)
+        if spec is None or spec.loader is None:
+            raise CourseError(f"{path.name}: cannot be imported")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        _loaded_checks[lab] = module
+    return [(name, getattr(module, name)) for name in check_names(lab)]
+
+
+def run_checks_in_process(labs: Sequence[str], *, impl: Path, scratch: Path) -> list[LabReport]:
+    """Run ``labs``' checks in this interpreter against the practice package in ``impl``.
+
+    This is for testing the checks themselves (the mutation tests build many
+    slightly wrong packages): no pytest run is started, so a package costs
+    its import and nothing more. Each check is called with the fixtures the
+    checks use, ``impl`` (the loaded package) and ``tmp_path`` (a new folder
+    under ``scratch``), and a failure is recorded with exactly the line a
+    pytest run records (``plugin.failure_detail``), so the messages are the
+    ones ``course-lab check`` prints. A package is imported once per folder:
+    unlike ``run_checks``, it does not see later edits of the same folder.
+    """
+    import pytest
+
+    from .plugin import failure_detail
+    from .practice import load_practice_package
+
+    package = load_practice_package(impl)
+    reports: list[LabReport] = []
+    for lab in labs:
+        outcomes: list[CheckOutcome] = []
+        for name, check in _lab_check_functions(lab):
+            fixtures: dict[str, object] = {}
+            for parameter in inspect.signature(check).parameters:
+                if parameter == "impl":
+                    fixtures[parameter] = package
+                elif parameter == "tmp_path":
+                    fixtures[parameter] = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=scratch))
+                else:
+                    raise CourseError(f"{name} needs the fixture {parameter!r}; run it with pytest")
+            start = time.perf_counter()
+            outcome: Outcome = "passed"
+            detail = ""
+            try:
+                check(**fixtures)
+            except (Exception, pytest.fail.Exception) as error:
+                outcome, detail = "failed", failure_detail(error)
+            duration = time.perf_counter() - start
+            outcomes.append(CheckOutcome(lab, name, outcome, detail, duration=duration))
+        reports.append(LabReport(lab=lab, outcomes=outcomes))
+    return reports
+
+
 @dataclass(frozen=True)
 class ExtendedSelection:
     """The wider suite for one lab: what runs, and what was left out and why."""
@@ -530,7 +605,7 @@ def extended_test_files(lab: str, *, for_practice: bool) -> ExtendedSelection:
 
 
 _NOT_IMPLEMENTED = re.compile(
-    r"\bLabNotImplemented: Lab (?P<lab>\d+\.\d+) .* is not implemented yet"
+    r"\bLabNotImplemented: Lab (?P<lab>\d+\.\d+|transfer) .* is not implemented yet"
 )
 
 

@@ -342,7 +342,8 @@ def _cleaned(text: str, scratch: Path) -> str:
     for folder in {str(scratch.resolve()), str(scratch)}:
         text = text.replace(folder + os.sep, "").replace(folder, ".")
     text = " ".join(_PRIVATE_NAME.sub("practice", text).split())
-    return text if len(text) <= 300 else text[:297] + "..."
+    # As long as a check's failure line (plugin.MESSAGE_LIMIT), so feedback shows it whole.
+    return text if len(text) <= 400 else text[:397] + "..."
 
 
 def _not_run(student: str, status: Status, note: str, labs: Sequence[str]) -> Grade:
@@ -450,7 +451,8 @@ def _from_result(
 ) -> Grade:
     """A grade from the worker's JSON (the object ``course-lab check --format json`` prints)."""
     if "error" in result:
-        status = result.get("status") if result.get("status") in ("crashed", "timeout") else "error"
+        reported_status = result.get("status")
+        status: Status = reported_status if reported_status in ("crashed", "timeout") else "error"
         return _not_run(student, status, _cleaned(str(result["error"]), scratch), labs)
     reported = {
         (row.get("lab"), row.get("name")): row
@@ -461,7 +463,7 @@ def _from_result(
     for lab in labs:
         for name in _check_names(lab):
             row = reported.get((lab, name), {})
-            outcome = "passed" if row.get("outcome") == "passed" else "failed"
+            outcome: CheckOutcomeName = "passed" if row.get("outcome") == "passed" else "failed"
             message = "" if outcome == "passed" else str(row.get("message") or "not reported")
             checks.append(CheckResult(lab, name, outcome, _cleaned(message, scratch)))
     timed_out = bool(result.get("timed_out"))

@@ -17,7 +17,7 @@ from typing import Any
 import pandas as pd
 from pandas.io.formats.style import Styler
 
-from ..budget import BuildContextResult, Estimator, Number, TokenProjection, build_context
+from ..budget import BuildContextResult, TokenProjection, build_context, plan_budget
 from ..compaction import create_compaction_entry
 from ..entries import CompactionEntry, MessageEntry, SessionEntry
 from ..errors import CompactionError
@@ -32,6 +32,7 @@ from ..messages import (
     system_message_text,
     text_of,
 )
+from ..pricing import Estimator, Number, reads_only
 from ..summary import SUMMARY_LABELS_EN, SUMMARY_LABELS_ZH, render_summary, summary_message
 
 __all__ = [
@@ -39,6 +40,7 @@ __all__ = [
     "GROUP_COLOURS",
     "NO_VALUE",
     "ROLE_COLOURS",
+    "SUMMARISED",
     "cut_points_frame",
     "deduction_frame",
     "describe_entry",
@@ -69,15 +71,19 @@ NO_VALUE = "—"
 GROUP_COLOURS: tuple[str, ...] = ("#dbeafe", "#dcfce7", "#fef3c7", "#fce7f3", "#e0f2fe")
 """Background colours of groups 1, 2, 3, ... (the widgets' bar uses the same ones)."""
 
-ROLE_COLOURS: dict[str, str] = {"system": "#e5e7eb", "compaction": "#ede9fe"}
-"""Rows that belong to no group: replayed prompt state and compaction entries."""
+ROLE_COLOURS: dict[str, str] = {
+    "system": "#e5e7eb",
+    "compaction": "#ede9fe",
+    "summarised": "#f3f4f6",
+}
+"""Rows that belong to no group: prompt state, compactions, and what a summary stands in for."""
 
 
 # --- notebook set-up ---------------------------------------------------------
 
 
 def _styler_as_text(styler: Styler, printer: Any, cycle: bool) -> None:
-    printer.text(styler.data.to_string())
+    printer.text(styler.data.to_string())  # type: ignore[attr-defined]  # not in pandas-stubs
 
 
 def setup_notebook() -> None:
@@ -157,21 +163,42 @@ def path_arrow(path: Sequence[SessionEntry]) -> str:
 # --- the fixture table ---------------------------------------------------------
 
 
-def group_labels(path: Sequence[SessionEntry]) -> dict[str, str]:
-    """Entry id -> ``group N`` (from ``group_interactions``), ``system`` or the entry type.
+@reads_only
+def _free(value: object) -> int:
+    """An estimator that charges nothing: grouping a path needs no prices."""
+    return 0
 
-    The whole path's message entries are grouped, so a path whose tool ids do
-    not pair up raises the same ``InteractionError`` the budget would.
+
+SUMMARISED = "summarised"
+"""The label of a message entry before the newest compaction's first kept entry."""
+
+
+def group_labels(path: Sequence[SessionEntry]) -> dict[str, str]:
+    """Entry id -> ``group N``, ``summarised``, ``system`` or the entry type.
+
+    Groups are the ones ``build_context`` considers, numbered from 1 in path
+    order: the whole path, or after a compaction only the part from its first
+    kept entry on (the ledger numbers them the same way). The messages before
+    that entry are ``summarised``: the compaction's summary stands in for
+    them. The budget's own plan decides, so a path whose tool ids do not pair
+    up raises the same ``InteractionError`` the budget would.
     """
-    messages = [entry for entry in path if isinstance(entry, MessageEntry)]
+    plan = plan_budget(path, max_tokens=0, estimate_tokens=_free)
     labels = {
         entry_id: f"group {number}"
-        for number, group in enumerate(group_interactions(messages), start=1)
+        for number, group in enumerate(plan.groups, start=1)
         for entry_id in group.entry_ids
     }
     for entry in path:
-        if entry.id not in labels:
-            labels[entry.id] = "system" if _role(entry) == "system" else entry.type
+        if entry.id in labels:
+            continue
+        role = _role(entry)
+        if role == "system":
+            labels[entry.id] = "system"
+        elif isinstance(entry, MessageEntry):
+            labels[entry.id] = SUMMARISED
+        else:
+            labels[entry.id] = entry.type
     return labels
 
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..budget import Estimator, Number, build_context
+from ..budget import build_context
 from ..compaction import create_compaction_entry
 from ..entries import CompactionSummary, SessionEntry
 from ..fixture import chapter_fixture, chapter_fixture_after_compaction, fixture_summary
+from ..pricing import Estimator, Number
 from ..wire import MAX_SAFE_INTEGER
 
 __all__ = [

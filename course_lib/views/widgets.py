@@ -19,6 +19,7 @@ from typing import Any, Literal
 import ipywidgets as widgets
 import pandas as pd
 from matplotlib.figure import Figure
+from pandas.io.formats.style_render import CSSDict
 
 from ..budget import BuildContextResult, Estimator, Number, context_from_plan, plan_budget
 from ..entries import CompactionEntry, SessionEntry
@@ -45,6 +46,7 @@ __all__ = [
     "compaction_state",
     "plot_state",
     "plot_window",
+    "table_html",
     "window_bar",
 ]
 
@@ -174,9 +176,19 @@ def plot_window(bar: WindowBar, title: str = "") -> Figure:
                 )
             left += segment.tokens
     axes.axvline(bar.max_tokens, color="#111827", linestyle="--", linewidth=1)
-    axes.text(bar.max_tokens, 1.45, f" max_tokens = {bar.max_tokens}", fontsize=8, va="center")
     widest = max(bar.max_tokens, bar.used, sum(s.tokens for s in bar.dropped), 1)
     axes.set_xlim(0, widest * 1.08)
+    # Right of the line while there is room, left of it in the right half, so the
+    # label is never cut at the figure's edge (it was at max_tokens = 40).
+    right_half = bar.max_tokens > widest * 1.08 / 2
+    axes.text(
+        bar.max_tokens,
+        1.45,
+        f"max_tokens = {bar.max_tokens} " if right_half else f" max_tokens = {bar.max_tokens}",
+        fontsize=8,
+        va="center",
+        ha="right" if right_half else "left",
+    )
     axes.set_ylim(-0.5, 1.7)
     axes.set_yticks([1, 0], ["window", "left out"])
     axes.set_xlabel("tokens")
@@ -245,16 +257,89 @@ def budget_state(
     )
 
 
+SLIDER_STYLE: dict[str, str] = {"description_width": "16ch"}
+"""Room for the longest name (``reserved_output``) in any font, so no label is cut and the
+three tracks still start at the same place (``"initial"`` would size each label on its own)."""
+
+CHART_LAYOUT: dict[str, str] = {"width": "100%", "max_width": "800px", "height": "auto"}
+"""The chart takes the output's width up to its own 800 px and its height follows, so the
+PNG keeps its aspect ratio and fits a narrow window (a fixed width in a row stretched it)."""
+
+TABLE_STYLES: list[CSSDict] = [
+    {
+        "selector": "",
+        "props": "border-collapse: collapse; font-size: 12px; margin: 4px 0 8px 0;",
+    },
+    {
+        "selector": "th",
+        "props": "background-color: #f3f4f6; border-bottom: 1px solid #9ca3af;"
+        " padding: 3px 10px; text-align: left; white-space: nowrap;",
+    },
+    {
+        "selector": "td",
+        "props": "border-bottom: 1px solid #e5e7eb; padding: 3px 10px; text-align: left;"
+        " white-space: nowrap;",
+    },
+    {"selector": "td.number", "props": "text-align: right;"},
+    # Text a student reads (a message) may wrap, but never word by word.
+    {"selector": "td.prose", "props": "white-space: normal; min-width: 24em;"},
+    {"selector": "td.status-kept", "props": "background-color: #dcfce7;"},
+    {"selector": "td.status-overflow", "props": "background-color: #fef3c7;"},
+    {"selector": "td.status-trimmed", "props": "color: #6b7280;"},
+]
+"""The explorers' tables: a header, thin rules, one line per cell; the status in colour."""
+
+PROSE_COLUMNS = frozenset({"content"})
+
+
+def _cell_class(column: str, value: Any) -> str:
+    """The CSS class of one cell: its status, wrapping prose, or a right-aligned number."""
+    if column == "status":
+        return f"status-{value}"
+    if column in PROSE_COLUMNS:
+        return "prose"
+    return "number" if isinstance(value, int | float) and not isinstance(value, bool) else ""
+
+
+def table_html(frame: pd.DataFrame, uuid: str) -> str:
+    """``frame`` as a styled HTML table that scrolls sideways rather than wrap a cell.
+
+    Cells are styled by class, not by cell id, so two explorers of one kind in a
+    notebook (the same ``uuid``) share the same rules without mixing their rows.
+    Values and headers are HTML-escaped, as ``DataFrame.to_html`` does: a real
+    session's messages can hold markup.
+    """
+    classes = pd.DataFrame(
+        [
+            [_cell_class(str(column), value) for column, value in row.items()]
+            for _, row in frame.iterrows()
+        ],
+        index=frame.index,
+        columns=frame.columns,
+    )
+    styler = (
+        frame.style.set_uuid(uuid)
+        .format(escape="html")
+        .format_index(escape="html", axis=1)
+        .hide(axis="index")
+        .set_table_styles(TABLE_STYLES)
+        .set_td_classes(classes)
+    )
+    return f'<div style="overflow-x: auto; max-width: 100%;">{styler.to_html()}</div>'
+
+
 def _slider(name: str, value: int, limit: int) -> widgets.IntSlider:
-    return widgets.IntSlider(
+    slider = widgets.IntSlider(
         value=value,
         min=0,
         max=limit,
         description=name,
         continuous_update=False,
-        style={"description_width": "120px"},
-        layout=widgets.Layout(width="420px"),
+        style=dict(SLIDER_STYLE),
+        layout=widgets.Layout(width="460px"),
     )
+    slider.add_class(f"explorer-{name}")
+    return slider
 
 
 def _outcome_html(result: BuildContextResult) -> str:
@@ -275,9 +360,11 @@ class _BudgetSliders(ABC):
         self.max_tokens = _slider("max_tokens", max_tokens, 60)
         self.reserved_output = _slider("reserved_output", reserved_output, 20)
         self.safety_margin = _slider("safety_margin", safety_margin, 20)
-        self.outcome = widgets.HTML()
-        self.table = widgets.HTML()
-        self.chart = widgets.Image(format="png", layout=widgets.Layout(width="640px"))
+        # The classes name each part for styling and for the browser test.
+        self.outcome = widgets.HTML().add_class("explorer-outcome")
+        self.table = widgets.HTML().add_class("explorer-table")
+        self.chart = widgets.Image(format="png", layout=widgets.Layout(**CHART_LAYOUT))
+        self.chart.add_class("explorer-chart")
 
     @property
     def sliders(self) -> list[widgets.IntSlider]:
@@ -303,7 +390,7 @@ class _BudgetSliders(ABC):
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:
         # The widget view as it is, but a plain text that names the settings instead
         # of every child's traits (which include the chart's PNG bytes).
-        bundle = self.widget._repr_mimebundle_(**kwargs)
+        bundle: dict[str, Any] | None = self.widget._repr_mimebundle_(**kwargs)
         if bundle is not None:
             bundle["text/plain"] = repr(self)
         return bundle
@@ -328,9 +415,10 @@ class BudgetExplorer(_BudgetSliders):
         super().__init__(max_tokens, reserved_output, safety_margin)
         self.path = list(path) if path is not None else chapter_fixture()
         self.estimate_tokens = estimate_tokens or fixture_estimator()
-        self.widget = widgets.VBox(
-            [*self.sliders, self.outcome, widgets.HBox([self.table, self.chart])]
-        )
+        # One column: the table above the chart, each as wide as it needs (side by side,
+        # the row stretched the chart to the table's height and cut it at 1280 px).
+        self.widget = widgets.VBox([*self.sliders, self.outcome, self.table, self.chart])
+        self.widget.add_class("course-explorer").add_class("budget-explorer")
         self._watch(*self.sliders)
         self.refresh()
 
@@ -362,7 +450,7 @@ class BudgetExplorer(_BudgetSliders):
         """Recompute the state and redraw every part of the explorer."""
         state = self.state()
         self.outcome.value = _outcome_html(state.result)
-        self.table.value = self.state_frame().to_html(index=False)
+        self.table.value = table_html(self.state_frame(), "budget-explorer")
         self.chart.value = _png(plot_state(state))
 
     def __repr__(self) -> str:
@@ -459,10 +547,12 @@ class CompactionExplorer(_BudgetSliders):
         self.step = widgets.ToggleButtons(
             options=[s.label for s in self.steps], value=step, description="step"
         )
-        self.path_line = widgets.HTML()
+        self.step.add_class("explorer-step")
+        self.path_line = widgets.HTML().add_class("explorer-path")
         self.widget = widgets.VBox(
             [self.step, *self.sliders, self.path_line, self.outcome, self.table, self.chart]
         )
+        self.widget.add_class("course-explorer").add_class("compaction-explorer")
         self._watch(self.step, *self.sliders)
         self.refresh()
 
@@ -521,7 +611,9 @@ class CompactionExplorer(_BudgetSliders):
         )
         self.path_line.value = f"<code>{html.escape(path_arrow(state.path))}</code>{restored}"
         self.outcome.value = _outcome_html(state.result)
-        self.table.value = messages_frame(state.result, self.estimate_tokens).to_html(index=False)
+        self.table.value = table_html(
+            messages_frame(state.result, self.estimate_tokens), "compaction-explorer"
+        )
         self.chart.value = _png(plot_state(state))
 
     def __repr__(self) -> str:

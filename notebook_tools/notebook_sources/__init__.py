@@ -7,8 +7,10 @@ from . import (
     lab_11_2,
     lab_11_3,
     lab_11_4,
-    lab_11_5,
+    lab_11_5_compacting,
+    lab_11_5_restoring,
     real_session,
+    recap,
     start_here,
     transfer,
 )
@@ -20,7 +22,9 @@ NOTEBOOKS: dict[str, list[Cell]] = {
     "02-lab-11.2-interaction-groups.ipynb": lab_11_2.CELLS,
     "03-lab-11.3-budget-projection.ipynb": lab_11_3.CELLS,
     "04-lab-11.4-create-compaction.ipynb": lab_11_4.CELLS,
-    "05-lab-11.5-resume-compaction.ipynb": lab_11_5.CELLS,
+    "05a-lab-11.5-restoring.ipynb": lab_11_5_restoring.CELLS,
+    "05b-lab-11.5-compacting-again.ipynb": lab_11_5_compacting.CELLS,
     "06-transfer-budget-ledger.ipynb": transfer.CELLS,
     "07-beyond-the-fixture-real-session.ipynb": real_session.CELLS,
+    "08-recap.ipynb": recap.CELLS,
 }

@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from .cells import Cell, checks_cells, code, fixture_cells, md, your_turn_cells
+from .cells import (
+    Cell,
+    answer,
+    checks_cells,
+    code,
+    exercise_cells,
+    fixture_cells,
+    md,
+    reveal,
+    your_turn_cells,
+)
 
 CELLS: list[Cell] = [
     md(
@@ -41,6 +51,7 @@ CELLS: list[Cell] = [
             parse_session_entry,
         )
         from course_lib.track.checks import run_lab_checks
+        from course_lib.track.exercises import check
         from course_lib.views import (
             checks_frame,
             entry_fields_frame,
@@ -102,11 +113,11 @@ CELLS: list[Cell] = [
 
         **Predict first.** We parse a wire dict, then append an item to the dict's
         `constraints` list, and an item to the parsed entry's `next` list. Does
-        either change show up on the other side? Write down your answer, then run
-        the next cell.
+        either change show up on the other side? Write down your answer, then open
+        the folded output of the next cell (click the bar under it, or run it).
         """
     ),
-    code(
+    answer(
         """
         wire = compact_1_wire()
         parsed = parse_session_entry(wire)
@@ -117,12 +128,15 @@ CELLS: list[Cell] = [
         print("wire summary next:         ", wire["summary"]["next"])
         """
     ),
-    md(
+    reveal(
         """
         Neither side sees the other's change: the parser returns a new deep copy.
         A store keeps what the parser returned, so no caller can edit history by
         holding on to a reference.
-
+        """
+    ),
+    md(
+        """
         `tokensBefore` is recorded by the caller. The parser checks that it is a
         finite number >= 0 and never recomputes it:
         """
@@ -186,6 +200,28 @@ CELLS: list[Cell] = [
         )
         """
     ),
+    *exercise_cells(
+        "11.1-q1",
+        """
+        ### Exercise 11.1-q1 — which of these does the parser accept?
+
+        Each candidate is `compact_1_wire()` with one change. Decide for each one
+        whether `parse_session_entry` accepts it, without running the parser, and
+        give the set of the letters it accepts (for example `{"A", "B"}`).
+
+        | letter | the change |
+        |---|---|
+        | A | `tokensBefore` is `0` |
+        | B | `tokensBefore` is `29.5` |
+        | C | `summary.next` is `["ok", ""]` |
+        | D | `parentId` is `null` (`None`) |
+        | E | `timestamp` is `-5` |
+        | F | `summary.changedFiles` is renamed `summary.files` |
+        | G | `tokensBefore` is `"29"` |
+        | H | an extra `compactedEntryIds: []` |
+        """,
+        "answer_q1 = ...",
+    ),
     md(
         """
         ## Step 4 — both stores write and reopen `compact-1`
@@ -214,7 +250,15 @@ CELLS: list[Cell] = [
         print("last line:", lines[-1])
         """
     ),
-    md("The reopened session, `compact-1` included (a compaction belongs to no group):"),
+    md(
+        """
+        The reopened session, `compact-1` included. A compaction belongs to no
+        group. Notice the `group` column: with `compact-1` on the path, a budget
+        (Lab 11.5) considers only the part from its first kept entry `u2` on, so
+        the groups are numbered from there, and `u1, a1` are *summarised*: the
+        summary stands in for them. Nothing was deleted.
+        """
+    ),
     code('styled_fixture_frame(reopened.entries(), estimate, uuid="reopened")'),
     md(
         """
@@ -235,6 +279,20 @@ CELLS: list[Cell] = [
         )
         print("entries in memory:", len(memory.entries()))
         """
+    ),
+    *exercise_cells(
+        "11.1-q2",
+        """
+        ### Exercise 11.1-q2 — write a compaction yourself
+
+        Write `compact-2` as a wire dict the parser accepts: it hangs after `a4`
+        (the leaf once `u4, a4` follow `compact-1`), keeps the path from `u3` on,
+        has timestamp 200 and `tokensBefore` 34, and a summary of your own with
+        all seven fields (camelCase keys, as in `compact_1_wire()`). When the
+        parser refuses it, the check shows the parser's message: it names the
+        field to fix.
+        """,
+        "answer_q2 = ...",
     ),
     *your_turn_cells(
         "11.1",

@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from .cells import Cell, checks_cells, code, fixture_cells, md, your_turn_cells
+from .cells import (
+    Cell,
+    answer,
+    checks_cells,
+    code,
+    exercise_cells,
+    fixture_cells,
+    md,
+    reveal,
+    your_turn_cells,
+)
 
 CELLS: list[Cell] = [
     md(
@@ -38,6 +48,7 @@ CELLS: list[Cell] = [
             parse_session_entry,
         )
         from course_lib.track.checks import run_lab_checks
+        from course_lib.track.exercises import check
         from course_lib.views import (
             checks_frame,
             cut_points_frame,
@@ -76,6 +87,22 @@ CELLS: list[Cell] = [
             print(group.entry_ids)
         """
     ),
+    *exercise_cells(
+        "11.2-q1",
+        """
+        ### Exercise 11.2-q1 — group another path
+
+        `system_replay_fixture()` (from `course_lib`) is Lab 11.5's path:
+        `sys → u1 → a1 → patch-1 → u2 → a2 → compact-1 → patch-2 → u3 → a3`, where
+        `sys`, `patch-1` and `patch-2` are system messages and `compact-1` is a
+        compaction entry. Which groups does `group_interactions` return for its
+        message entries? Answer with a list of groups, each a list of entry ids in
+        path order, e.g. `[["x1", "y1"], ["x2"]]`. Decide first; you may check
+        with `group_interactions` afterwards (only message entries may be passed
+        to it).
+        """,
+        "answer_q1 = ...",
+    ),
     md(
         """
         ## Step 2 — where a budget may cut
@@ -92,22 +119,45 @@ CELLS: list[Cell] = [
 
         **Predict first.** Move `r-test` *before* `calls`, in the same interaction,
         with its ids unchanged. Does `group_interactions` refuse the group, or does
-        it still return one valid group? Decide, then run the next cell.
+        it still return one valid group? Decide, then open the folded output of the
+        next cell (click the bar under it, or run it).
         """
     ),
-    code(
+    answer(
         """
         by_id = {entry.id: entry for entry in path}
         moved = [by_id[entry_id] for entry_id in ["sys", "u3", "r-test", "calls", "r-read", "a3"]]
         groups_frame(group_interactions(moved), estimate)
         """
     ),
+    reveal(
+        """
+        Still one valid group: the user message sets the boundary, and the id
+        rules look at ids only. `r-test` answers `test-1` before `calls` declares
+        it, but a result is paired with its call when the group closes, once both
+        are known. Positions, tool names and the final assistant message play no
+        part.
+        """
+    ),
     md(
         """
-        Still one valid group: the user message sets the boundary, and the four id
-        rules are checked when the group closes, whatever the positions, tool names
-        or final assistant message.
+        Inside a group, the tool facts are checked by id only, never by position,
+        by `toolName` or by which assistant message comes last. Four rules:
 
+        1. each tool call id is declared once in the group (else: *duplicate*,
+           naming the call id);
+        2. each result's `toolCallId` names a call of the same group (else:
+           *unknown call*, naming the result entry and the call id);
+        3. a call has at most one result (else: *duplicate*, naming the call id);
+        4. when the group closes, every call has its result (else: *missing
+           result*, naming the call id and the entry that declared it).
+
+        Rules 1 and 3 are checked as each message arrives; rules 2 and 4 when the
+        group closes, once all its messages are known.
+        """
+    ),
+    md(
+        """
         ## Step 4 — the groups are copies
 
         Changing a tool argument inside a returned group leaves the path as it was:
@@ -165,9 +215,22 @@ CELLS: list[Cell] = [
         )
         """
     ),
+    *exercise_cells(
+        "11.2-q2",
+        """
+        ### Exercise 11.2-q2 — a result goes missing
+
+        Take the fixture without `r-read`. Which rule does `group_interactions`
+        report, and which call id does its message name? Answer with a pair:
+        the rule's word (`"duplicate"`, `"unknown call"`, `"missing result"` or
+        `"before the first user message"`, or `"valid"` if you think the path is
+        fine) and the call id, e.g. `("duplicate", "x-1")`.
+        """,
+        "answer_q2 = ...",
+    ),
     md(
         """
-        The other three id rules, and a conversation that does not start with a user
+        The other id rules, and a conversation that does not start with a user
         message. Each message names the entry or call id to look at first.
         """
     ),

@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from .cells import Cell, checks_cells, code, fixture_cells, md, your_turn_cells
+from .cells import (
+    Cell,
+    answer,
+    checks_cells,
+    code,
+    exercise_cells,
+    fixture_cells,
+    md,
+    reveal,
+    your_turn_cells,
+)
 
 CELLS: list[Cell] = [
     md(
@@ -40,6 +50,7 @@ CELLS: list[Cell] = [
             group_interactions,
         )
         from course_lib.track.checks import run_lab_checks
+        from course_lib.track.exercises import check
         from course_lib.views import (
             checks_frame,
             deduction_frame,
@@ -75,39 +86,64 @@ CELLS: list[Cell] = [
         deduction_frame(result)
         """
     ),
+    *exercise_cells(
+        "11.3-q1",
+        """
+        ### Exercise 11.3-q1 — the allowance
+
+        The same fixture with `max_tokens = 40`, `reserved_output = 8` and
+        `safety_margin = 3`. What is `tokens.available_for_messages`? Work it out
+        from the deduction table's rule, then check.
+        """,
+        "answer_q1 = ...",
+    ),
     md(
         """
         ## Step 2 — whole groups, newest first
 
         Group 3 costs 15 and fits; adding group 2 makes exactly 22 and still fits;
-        adding group 1 would make 29 > 22, so the selection stops at `u2`. The status
-        column comes from the budget's own plan (`budget_ledger`), not from this
-        table.
+        adding group 1 would make 29 > 22, so the selection stops at `u2`. This
+        table only adds the running total a student computes by hand: the status
+        column is not decided here but read from the budget's own plan, the one
+        `build_context` follows (the transfer exercise builds its ledger on the
+        same plan).
         """
     ),
     code("group_budget_frame(path, **budget, estimate_tokens=estimate)"),
+    *exercise_cells(
+        "11.3-q2",
+        """
+        ### Exercise 11.3-q2 — one token less
+
+        With `max_tokens = 30` (still 4 reserved and a margin of 2), which entry
+        is the first of `kept_entry_ids`? Give its id, e.g. `"x1"`.
+        """,
+        "answer_q2 = ...",
+    ),
     md(
         """
         **Predict first.** Why groups at all? Suppose the budget simply kept the
         *last three messages* of the path. Which three entries would they be, and
-        what would the model read first? Decide, then run the next cell.
+        what would the model read first? Decide, then open the folded outputs of
+        the next cells (click the bar under each, or run them).
         """
     ),
-    code(
+    answer(
         """
         message_entries = [entry for entry in path if isinstance(entry, MessageEntry)]
         last_three = message_entries[-3:]
         fixture_frame(last_three, estimate, groups=False)
         """
     ),
-    md(
+    reveal(
         """
-        `r-test`, `r-read`, `a3`: the context would start with two tool results whose
-        calls (in `calls`) are gone. `group_interactions` refuses such a slice,
-        naming the first orphan:
+        `r-test`, `r-read`, `a3`: the context would start with two tool results
+        whose calls (in `calls`) are gone. `group_interactions` refuses such a
+        slice at its very first entry: `r-test` is a tool result that comes before
+        any user message, so no interaction is open that could hold it.
         """
     ),
-    code("expected_failure(lambda: group_interactions(last_three))"),
+    answer("expected_failure(lambda: group_interactions(last_three))"),
     md(
         """
         ## Step 3 — the result
@@ -138,11 +174,11 @@ CELLS: list[Cell] = [
 
         **Predict first.** With `max_tokens = 19` the allowance is 19 - 3 - 4 - 2 = 10,
         but the newest group alone costs 15. Will `build_context` cut group 3,
-        return no conversation at all, or keep group 3 whole? Decide, then run the
-        next cell.
+        return no conversation at all, or keep group 3 whole? Decide, then open the
+        folded output of the next cell (click the bar under it, or run it).
         """
     ),
-    code(
+    answer(
         """
         squeezed = build_context(
             path, max_tokens=19, reserved_output=4, safety_margin=2, estimate_tokens=estimate
@@ -156,14 +192,17 @@ CELLS: list[Cell] = [
         )
         """
     ),
-    md(
+    reveal(
         """
         Kept whole, with `reason = "single_group_overflow"`: the total may exceed
         `max_tokens`, because this function cannot safely remove a call, a result or
         the final answer from inside a group. A caller that sees this reason decides
         what to do next (summarise, shorten tool output, choose a larger model).
-
-        ## Step 5 — a path without a system message, and bad numbers
+        """
+    ),
+    md(
+        """
+        ## Step 5 — no system message, fixed costs larger than the window, bad numbers
 
         Without a system message `tokens.system` is 0 and the allowance grows by 3:
         """
@@ -176,8 +215,42 @@ CELLS: list[Cell] = [
     ),
     md(
         """
-        The four numbers, and every value the estimator returns, must be finite and
-        >= 0. The error names which number or which message is wrong:
+        The allowance never goes below 0:
+        `available_for_messages = max(0, max_tokens - system - reserved_output - safety_margin)`.
+        With `max_tokens = 8` the fixed costs (3 + 4 + 2 = 9) are more than the
+        window: the allowance is 0, not -1, and the newest group is still
+        returned whole, as an overflow.
+        """
+    ),
+    code(
+        """
+        tiny = build_context(path, max_tokens=8, reserved_output=4, safety_margin=2, estimate_tokens=estimate)
+        print("available_for_messages:", tiny.tokens.available_for_messages)
+        print("reason:", tiny.reason)
+        deduction_frame(tiny)
+        """
+    ),
+    *exercise_cells(
+        "11.3-q3",
+        """
+        ### Exercise 11.3-q3 — write the allowance
+
+        Complete `allowance` so that it returns `available_for_messages` for a
+        window of `max_tokens`, a replayed system message costing `system`, and the
+        given `reserved_output` and `safety_margin`. The check compares it with
+        `build_context` on several windows, some smaller than the fixed costs.
+        """,
+        """
+        def allowance(max_tokens, system, reserved_output, safety_margin):
+            return ...
+        """,
+        name="allowance",
+    ),
+    md(
+        """
+        The three budget numbers (`max_tokens`, `reserved_output`, `safety_margin`),
+        and every value the estimator returns, must be finite and >= 0. The error
+        names which number or which message is wrong:
         """
     ),
     code(
@@ -201,8 +274,8 @@ CELLS: list[Cell] = [
         """
         ## Step 6 — explore the budget
 
-        Move the three sliders. The explorer recomputes `build_context` and the
-        ledger on every change and shows the group table, the kept ids and the
+        Move the three sliders. The explorer recomputes `build_context` and its
+        per-group plan on every change and shows the group table, the kept ids and the
         reason, and a bar of where the window goes (system, kept groups, reserved
         output, margin, unused), with the groups left out drawn beside it. Try
         `max_tokens` 40 (everything fits), 24 (only group 3) and 19 (overflow).

@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from .cells import Cell, checks_cells, code, fixture_cells, md, your_turn_cells
+from .cells import (
+    Cell,
+    answer,
+    checks_cells,
+    code,
+    exercise_cells,
+    fixture_cells,
+    md,
+    reveal,
+    your_turn_cells,
+)
 
 CELLS: list[Cell] = [
     md(
@@ -40,6 +50,7 @@ CELLS: list[Cell] = [
             system_replay_fixture,
         )
         from course_lib.track.checks import run_lab_checks
+        from course_lib.track.exercises import check
         from course_lib.views import (
             checks_frame,
             entry_fields_frame,
@@ -75,10 +86,11 @@ CELLS: list[Cell] = [
     md(
         """
         **Predict first.** The caller does not pass a parent id. Which entry will
-        `compact-1` hang after? Decide, then run the next cell.
+        `compact-1` hang after? Decide, then open the folded output of the next
+        cell (click the bar under it, or run it).
         """
     ),
-    code(
+    answer(
         """
         before = [entry.to_wire() for entry in path]
         summary = fixture_summary()
@@ -93,13 +105,16 @@ CELLS: list[Cell] = [
         entry_fields_frame(compact_1)
         """
     ),
-    md(
+    reveal(
         """
         `parentId` is `a3`, the last entry of the path. Because the caller cannot
         pass it, there can never be two answers to "where does this summary hang?".
         `firstKeptEntryId` means something else: where restoring will start keeping
         original messages.
-
+        """
+    ),
+    md(
+        """
         The function is pure. The path is unchanged (nothing was appended), and the
         entry shares nothing with the summary it was given:
         """
@@ -119,9 +134,16 @@ CELLS: list[Cell] = [
         """
         ## Step 2 — which entries may start the kept part?
 
-        Only the first message of a complete interaction. Each row below is a real
-        call of `create_compaction_entry` with that entry as `first_kept_entry_id`:
-        exactly `u1`, `u2` and `u3` are accepted.
+        Only the first message of a complete interaction. `create_compaction_entry`
+        finds those the way Lab 11.2 does: it groups every message entry of the
+        path with `group_interactions` and accepts `first_kept_entry_id` only when
+        it is the first entry of one of those groups (so a path whose tool ids do
+        not pair up is refused with the same `InteractionError`). Only then does
+        it build the candidate and pass it through `parse_session_entry`.
+
+        Each row below is a real call of `create_compaction_entry` with that entry
+        as `first_kept_entry_id`: exactly `u1`, `u2` and `u3` are accepted, the
+        group starts of Lab 11.2.
         """
     ),
     code(
@@ -134,6 +156,19 @@ CELLS: list[Cell] = [
             tokens_before=tokens_before,
         )
         """
+    ),
+    *exercise_cells(
+        "11.4-q1",
+        """
+        ### Exercise 11.4-q1 — cut points after a compaction
+
+        `chapter_fixture_after_compaction()` is the path once `compact-1` is
+        appended and the conversation goes on with `u4, a4`:
+        `sys → u1 → … → a3 → compact-1 → u4 → a4`. A second compaction is created
+        on it. Which ids may be its `first_kept_entry_id`? Answer with a set of
+        entry ids, e.g. `{"x1", "x2"}`.
+        """,
+        "answer_q1 = ...",
     ),
     md(
         """
@@ -181,7 +216,9 @@ CELLS: list[Cell] = [
 
         The store keeps the right to write. Appending `compact-1` after the ten
         entries makes it the new leaf; the active path now ends in it, and nothing
-        before it was removed:
+        before it was removed. Notice the `group` column: a budget now considers
+        only the part from `u2` on (Lab 11.5), so the groups are numbered from
+        there and `u1, a1` are *summarised*, still in the session.
         """
     ),
     code(
@@ -193,6 +230,16 @@ CELLS: list[Cell] = [
         print(path_arrow(active))
         display(styled_fixture_frame(active, estimate, uuid="appended"))
         """
+    ),
+    *exercise_cells(
+        "11.4-q2",
+        """
+        ### Exercise 11.4-q2 — where does `compact-2` hang?
+
+        On `chapter_fixture_after_compaction()`, `compact-2` is created with
+        `first_kept_entry_id="u3"`. What will its `parent_id` be? Give the id.
+        """,
+        "answer_q2 = ...",
     ),
     *your_turn_cells(
         "11.4",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .cells import Cell, code, md
+from .cells import Cell, code, exercise_cells, md
 
 CELLS: list[Cell] = [
     md(
@@ -52,6 +52,7 @@ CELLS: list[Cell] = [
             import_pi_session,
         )
         from course_lib.tools.cli import main as course_lab
+        from course_lib.track.exercises import check
         from course_lib.views import (
             import_notes_frame,
             deduction_frame,
@@ -327,6 +328,28 @@ CELLS: list[Cell] = [
         walk.drop(columns="entry ids").head(kept_groups + 2)
         """
     ),
+    *exercise_cells(
+        "real-q1",
+        """
+        ### Exercise real-q1 — a window of 100,000 tokens
+
+        Run `build_context` on the session's `path` yourself, with
+        `max_tokens = 100_000`, pi's reserved output (`DEFAULT_RESERVED_OUTPUT`)
+        and `chars_estimator()`, as in Step 5. Which entry starts the kept range?
+        Give its id (or the expression that computes it).
+        """,
+        "answer_q1 = ...",
+    ),
+    *exercise_cells(
+        "real-q2",
+        """
+        ### Exercise real-q2 — how many interactions fit?
+
+        Under the same budget, how many interactions (groups) does the budget
+        keep? `budget_ledger` has one row per interaction.
+        """,
+        "answer_q2 = ...",
+    ),
     md(
         """
         ## Step 6 — what pi's compaction kept, and what `build_context` keeps
@@ -360,7 +383,7 @@ CELLS: list[Cell] = [
         session ourselves, where `build_context` cut it at 50,000 tokens.
         Writing a real summary is a model's job (outside this chapter), so the
         summary below is a stand-in that says what it is; only its cost matters
-        here. `tokens_before` is what the whole history costs, as Lab 11.5
+        here. `tokens_before` is what the whole history costs, as Lab 11.4
         recorded it.
         """
     ),

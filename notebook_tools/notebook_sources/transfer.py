@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .cells import PRACTICE_HINT, Cell, code, fixture_cells, md
+from .cells import PRACTICE_HINT, Cell, answer, code, exercise_cells, fixture_cells, md, reveal
 
 CELLS: list[Cell] = [
     md(
@@ -41,6 +41,7 @@ CELLS: list[Cell] = [
             chapter_fixture_after_compaction,
             fixture_estimator,
         )
+        from course_lib.track.exercises import check
         from course_lib.views import (
             ledger_agreement_frame,
             ledger_frame,
@@ -78,6 +79,17 @@ CELLS: list[Cell] = [
         print("build_context:", result.kept_entry_ids)
         print("agree:", from_ledger == result.kept_entry_ids)
         """
+    ),
+    *exercise_cells(
+        "transfer-q1",
+        """
+        ### Exercise transfer-q1 — the ledger of a smaller window
+
+        With `max_tokens = 26` (still 4 reserved and a margin of 2), what are the
+        statuses of the fixture's three groups, oldest first? Answer with a list
+        of statuses, e.g. `["kept", "kept", "kept"]`.
+        """,
+        "answer_q1 = ...",
     ),
     md(
         """
@@ -121,16 +133,36 @@ CELLS: list[Cell] = [
         After `compact-1` (first kept `u2`), the ledger covers only the groups
         `build_context` considers: from `u2` on, with `u4, a4` as the newest group.
         The summary's 5 tokens are paid from the allowance but are not a row, so 17
-        tokens are left for these groups and only `u4, a4` fits:
+        tokens are left for these groups and only `u4, a4` fits.
         """
     ),
-    code(
+    *exercise_cells(
+        "transfer-q2",
+        """
+        ### Exercise transfer-q2 — which group number?
+
+        On this path (`sys → u1 → … → a3 → compact-1 → u4 → a4`), what is the
+        `group` number of the ledger row for `u4, a4`? The folded outputs below
+        show the ledger (click the bar under each cell, or run it).
+        """,
+        "answer_q2 = ...",
+    ),
+    answer(
         """
         continued = chapter_fixture_after_compaction()
         print(path_arrow(continued))
         ledger_frame(budget_ledger(continued, **budget, estimate_tokens=estimate))
         """
     ),
+    reveal(
+        """
+        The groups are numbered within what `build_context` considers, from the
+        first kept entry on: `u2, a2` is group 1 and `u4, a4` group 3, not 4.
+        The notebooks' fixture tables number them the same way, and mark
+        `u1, a1` as *summarised* (the next cell).
+        """
+    ),
+    answer('styled_fixture_frame(continued, estimate, uuid="continued")'),
     md(
         """
         ## Your turn

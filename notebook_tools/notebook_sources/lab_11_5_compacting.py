@@ -1,28 +1,35 @@
-"""05 — Lab 11.5: restore from the newest compaction, compact again, replay system state."""
+"""05b — Lab 11.5, part 2: compacting again, and system state across the compaction boundary."""
 
 from __future__ import annotations
 
-from .cells import Cell, checks_cells, code, fixture_cells, md, your_turn_cells
+from .cells import (
+    Cell,
+    answer,
+    checks_cells,
+    code,
+    exercise_cells,
+    md,
+    reveal,
+    your_turn_cells,
+)
 
 CELLS: list[Cell] = [
     md(
         """
-        # Lab 11.5 — Restoring from the newest compaction, compacting again
+        # Lab 11.5, part 2 — Compacting again; system state across the boundary
 
-        **Chapter sections:** 「恢复时把最新摘要接在保留后缀前面」 and
-        「system 状态跨过 compaction 边界」
+        **Chapter sections:** 「恢复时把最新摘要接在保留后缀前面」 (its second half)
+        and 「system 状态跨过 compaction 边界」
 
-        **Goal.** Once `compact-1` is appended, nothing is deleted: the ten messages
-        stay in the session. The next `build_context` finds the newest compaction on
-        the path, renders its summary as one synthetic user message right after the
-        replayed system message, pays for it from the message allowance, and spends
-        the rest on whole groups from the first kept entry onwards. System state is
-        still replayed from the *whole* path, across the compaction boundary.
+        **Goal.** A second compaction is made by the same function and appended
+        like the first; restoring then reads only the newest one. System state is
+        not part of any compaction: it is replayed from the system messages of the
+        *whole* path, across the compaction boundary.
 
-        **Builds on.** Lab 11.3's budget (the same selection, with the summary
-        plugged in), Lab 11.4's `create_compaction_entry`.
+        **Builds on.** Part 1 (restoring from `compact-1`), Lab 11.4's
+        `create_compaction_entry`, Lab 11.3's system replay.
 
-        **Checks.** `tests/test_lab_11_5.py` (4 checks).
+        **Checks.** `tests/test_lab_11_5.py` (4 checks), at the end of this notebook.
         """
     ),
     code(
@@ -34,185 +41,98 @@ CELLS: list[Cell] = [
 
         from IPython.display import display
 
-        from course_lib import (
-            InMemorySessionStore,
-            MessageEntry,
-            MetadataEntry,
-            build_context,
-            chapter_fixture,
-            chapter_fixture_after_compaction,
-            create_compaction_entry,
-            current_system_prompt,
-            fixture_estimator,
-            fixture_summary,
-            parse_session_entry,
-            path_to,
-            system_replay_fixture,
-            text_of,
-            user_message,
-        )
+        from course_lib import build_context, chapter_fixture_after_compaction, fixture_estimator
         from course_lib.track.checks import run_lab_checks
+        from course_lib.track.exercises import check
         from course_lib.views import (
             checks_frame,
-            compaction_steps,
-            deduction_frame,
-            errors_frame,
-            expected_failure,
             group_budget_frame,
             messages_frame,
             path_arrow,
-            projection_frame,
             setup_notebook,
             styled_fixture_frame,
-            summary_lines_frame,
-            system_frame,
         )
-        from course_lib.views import CompactionExplorer, bar_frame
 
         setup_notebook()
         """
     ),
-    *fixture_cells(),
     md(
         """
-        ## The path after `compact-1`, `u4`, `a4`
+        ## Where part 1 ended
 
-        `compact-1` (Lab 11.4) hangs after `a3` and keeps the path from `u2` on; the
-        conversation then continues with `u4` and `a4`. The fixture estimator prices
-        any summary message at 5 tokens.
+        The fixture, `compact-1` (first kept `u2`), then `u4, a4`. The groups are
+        numbered from the first kept entry on, as `build_context` considers them.
         """
     ),
     code(
         """
+        estimate = fixture_estimator()
+        budget = {"max_tokens": 31, "reserved_output": 4, "safety_margin": 2}
         continued = chapter_fixture_after_compaction()
-        compact_1 = next(entry for entry in continued if entry.id == "compact-1")
         print(path_arrow(continued))
         styled_fixture_frame(continued, estimate, uuid="continued")
         """
     ),
     md(
         """
-        ## Step 1 — restore with the chapter's budget
+        ## Step 1 — compacting again
 
-        The fixed costs are deducted exactly as in Lab 11.3 (22 left). Then the
-        summary is paid from that allowance: 17 tokens are left for whole groups.
+        A second compaction uses the same function as the first, on the path as it
+        is now. `compact-2` keeps `u3` onwards; its summary (written by a model in
+        a real agent) now also covers `u2, a2`. `tokens_before` is the caller's
+        record of what the messages cost with nothing trimmed: `compact-1`'s
+        summary (5) plus every group from `u2` on (7 + 15 + 7).
         """
     ),
     code(
         """
-        budget = {"max_tokens": 31, "reserved_output": 4, "safety_margin": 2}
-        restored = build_context(continued, **budget, estimate_tokens=estimate)
-        deduction_frame(restored, estimate)
-        """
-    ),
-    md(
-        """
-        Only the groups from the first kept entry `u2` onwards are considered
-        (`u1, a1` are covered by the summary). Newest first: `u4, a4` costs 7 and
-        fits in 17; adding group `u3 … a3` would make 22 > 17.
-        """
-    ),
-    code("group_budget_frame(continued, **budget, estimate_tokens=estimate)"),
-    md(
-        """
-        The result is the replayed system message, the summary, `u4`, `a4`. Notice
-        that `kept_entry_ids` lists only original entries: the synthetic summary
-        gets no fake id.
-        """
-    ),
-    code(
-        """
-        print("kept_entry_ids:", restored.kept_entry_ids)
-        print("reason:", restored.reason)
-        messages_frame(restored, estimate)
-        """
-    ),
-    md("`tokens.messages` is 5 + 7 = 12: the summary itself costs room."),
-    code("projection_frame(restored.tokens)"),
-    md(
-        """
-        ## Step 2 — the summary the model reads
+        from course_lib import create_compaction_entry
+        from course_lib.views import entry_fields_frame, second_summary, untrimmed_message_tokens
 
-        The seven fields, always in the same order, with fixed labels, as the text of
-        one user message. Its timestamp is the compaction's.
-        """
-    ),
-    code(
-        """
-        summary_message = restored.messages[1]
-        print("role:", summary_message.role, "| timestamp:", summary_message.timestamp)
-        print(text_of(summary_message))
-        """
-    ),
-    md(
-        """
-        The course's own labels are Chinese: full-width colons with no space after
-        them, and `- （无）` for an empty list. The same summary, line by line:
-        """
-    ),
-    code("summary_lines_frame(compact_1.summary)"),
-    md(
-        """
-        ## Step 3 — with room to spare, the kept suffix runs past the compaction
-
-        Collecting starts at the first kept entry and continues after the
-        compaction, skipping metadata and compaction entries. A sibling branch that
-        is not on the active path plays no part. Here a metadata entry sits between
-        `u4` and `a4`, and `u4-other` branches off `compact-1`:
-        """
-    ),
-    code(
-        """
-        store = InMemorySessionStore()
-        for entry in continued[:-1]:
-            store.append(entry)
-        store.append(
-            MetadataEntry(id="meta-1", parent_id="u4", timestamp=101.5, key="label", value="resumed")
+        compact_2 = create_compaction_entry(
+            continued,
+            id="compact-2",
+            timestamp=200,
+            summary=second_summary(),
+            first_kept_entry_id="u3",
+            tokens_before=untrimmed_message_tokens(continued, estimate),
         )
-        store.append(
-            MessageEntry(
-                id="u4-other",
-                parent_id="compact-1",
-                timestamp=101,
-                message=user_message("A branch that is not selected.", timestamp=101),
-            )
-        )
-        store.append({**continued[-1].to_wire(), "parentId": "meta-1"})
-
-        active = path_to(store.entries(), "a4")
-        print(path_arrow(active))
-        roomy = build_context(
-            active, max_tokens=100, reserved_output=4, safety_margin=2, estimate_tokens=estimate
-        )
-        print("kept_entry_ids:", roomy.kept_entry_ids)
-        print("reason:", roomy.reason)
-        """
-    ),
-    md(
-        """
-        ## Step 4 — compacting again
-
-        A second compaction uses the same function. `compact-2` keeps `u3` onwards
-        and is appended after `a4`, the leaf at that moment. `compaction_steps`
-        builds the chapter's four moments with the lab's own functions: no
-        compaction, `compact-1`, `u4, a4`, `compact-2`.
-
-        **Predict first.** After `compact-2`, how many summary messages does the
-        model read, and from which compaction? Decide, then run the next cell.
-        """
-    ),
-    code(
-        """
-        steps = compaction_steps(estimate)
-        twice = steps[-1].path
+        twice = [*continued, compact_2]
         print(path_arrow(twice))
+        entry_fields_frame(compact_2)
+        """
+    ),
+    md(
+        """
+        `parentId` is `a4`, the leaf when it was created, and nothing before it
+        changed. The explorer further down walks the chapter's four moments (no
+        compaction, `compact-1`, `u4, a4`, `compact-2`); `compaction_steps` makes
+        them with the same call, so its last path is this one:
+        """
+    ),
+    code(
+        """
+        from course_lib.views import compaction_steps
+
+        compaction_steps(estimate)[-1].path == twice
+        """
+    ),
+    md(
+        """
+        **Predict first.** After `compact-2`, how many summary messages does the
+        model read, and from which compaction? Decide, then open the folded output
+        of the next cell (click the bar under it, or run it).
+        """
+    ),
+    answer(
+        """
         again = build_context(
             twice, max_tokens=40, reserved_output=4, safety_margin=2, estimate_tokens=estimate
         )
         messages_frame(again, estimate)
         """
     ),
-    md(
+    reveal(
         """
         One summary: `compact-2`'s. `compact-1` is still in the session, but older
         summaries are never sent. The newest one carries the earlier facts forward;
@@ -220,11 +140,19 @@ CELLS: list[Cell] = [
         against a new one.
         """
     ),
-    code("print(text_of(again.messages[1]))"),
+    md("The summary the model reads is `compact-2`'s:"),
+    answer(
+        """
+        from course_lib import text_of
+
+        print(text_of(again.messages[1]))
+        """
+    ),
     md(
         """
-        The budget still keeps whole groups, newest first. With the chapter's 31 / 4
-        / 2 only `u4, a4` fits after the summary:
+        The budget still keeps whole groups, newest first, numbered from the new
+        first kept entry `u3`. With the chapter's 31 / 4 / 2 only `u4, a4` fits
+        after the summary:
         """
     ),
     code("group_budget_frame(twice, **budget, estimate_tokens=estimate)"),
@@ -246,7 +174,7 @@ CELLS: list[Cell] = [
     ),
     md(
         """
-        ## Step 5 — expected failures
+        ## Step 2 — expected failures
 
         A third compaction cannot keep from `calls` (inside an interaction). And a
         compaction whose first kept entry is not a user message before it (here
@@ -256,6 +184,10 @@ CELLS: list[Cell] = [
     ),
     code(
         """
+        from course_lib import chapter_fixture, fixture_summary, parse_session_entry
+        from course_lib.views import errors_frame
+
+        compact_1 = continued[10]
         broken_restore = [
             *chapter_fixture(),
             parse_session_entry({**compact_1.to_wire(), "firstKeptEntryId": "a2"}),
@@ -279,7 +211,7 @@ CELLS: list[Cell] = [
     ),
     md(
         """
-        ## Step 6 — explore the steps
+        ## Step 3 — explore the steps
 
         Choose a step and move the budget. The explorer shows the active path (and
         which compaction it restores from), the messages sent, the reason, and the
@@ -289,6 +221,8 @@ CELLS: list[Cell] = [
     ),
     code(
         """
+        from course_lib.views import CompactionExplorer, bar_frame
+
         explorer = CompactionExplorer(estimate, **budget)
         explorer
         """
@@ -311,7 +245,7 @@ CELLS: list[Cell] = [
     code("explorer.figure()"),
     md(
         """
-        ## Step 7 — system state across the compaction boundary
+        ## Step 4 — system state across the compaction boundary
 
         **Chapter section:** 「system 状态跨过 compaction 边界」
 
@@ -323,11 +257,24 @@ CELLS: list[Cell] = [
     ),
     code(
         """
+        from course_lib import current_system_prompt, system_replay_fixture
+        from course_lib.views import expected_failure, system_frame
+
         replay = system_replay_fixture()
         print(path_arrow(replay))
         styled_fixture_frame(replay, estimate, uuid="replay")
         """
     ),
+    md(
+        """
+        These messages are not the chapter's ten, so the teaching estimator has no
+        number for them: it charges one token per 4 characters of their text,
+        rounded up (pi's own rough rule; only a summary message always costs 5).
+        `u1` says "Start the refactor.", 19 characters, so 5 tokens. The estimator
+        also accepts plain text:
+        """
+    ),
+    code('print(len("Start the refactor."), estimate("Start the refactor."))'),
     md(
         """
         `build_context` replays the system messages of the *whole* path: contents are
@@ -355,10 +302,24 @@ CELLS: list[Cell] = [
     ),
     md(
         """
-        A compaction does not change system state, and a system message can never be
-        a cut point:
+        **Think first.** `compact-1` has fields for the summary, the first kept
+        entry and the size before compacting, but none for the system prompt.
+        Should it keep a copy of the prompt, so that restoring cannot lose it?
+        Decide, then open the answer.
         """
     ),
+    reveal(
+        """
+        No. A compaction does not change system state: the summary message is
+        made from the seven fields only and carries no prompt text, and only
+        system messages set system state. Those stay on the path (a compaction
+        deletes nothing), and `build_context` replays them from the whole path,
+        so replaying gives exactly what a snapshot saved at the compaction
+        boundary would give. That is why the course gives a compaction entry no
+        system field: a second copy could only disagree with the first.
+        """
+    ),
+    md("And a system message can never be a cut point:"),
     code(
         """
         expected_failure(
@@ -372,6 +333,18 @@ CELLS: list[Cell] = [
             )
         )
         """
+    ),
+    *exercise_cells(
+        "11.5-q4",
+        """
+        ### Exercise 11.5-q4 — without `patch-1`
+
+        Take the same path without `patch-1` (the entry that sets `rules` to
+        `"RULE v2"`). What prompt text does the replayed system message give
+        (`current_system_prompt` of the messages)? Answer with the string, using
+        `"\\n"` for a line break.
+        """,
+        "answer_q4 = ...",
     ),
     *your_turn_cells(
         "11.5",

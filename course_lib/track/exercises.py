@@ -1,0 +1,839 @@
+"""Instant checks for the notebooks' exercises, in the style of otter-grader's ``grader.check``.
+
+A notebook cell holds the student's answer, stored unanswered as ``...``; the
+cell after it calls ``check("11.3-q1", answer_q1)``, which prints one line:
+
+* ``✓ 11.3-q1: ...`` with a short confirmation of the rule the answer used;
+* ``✗ 11.3-q1: ...`` with a hint that names what is wrong (the shape
+  expected, the rule to look at again), never the answer itself;
+* ``○ 11.3-q1: not answered yet ...`` while the answer is still ``...``,
+  which is what the stored notebooks show, so nbval compares the same line
+  on every run.
+
+Every expected answer is computed here, on the chapter's fixture or the
+sample pi session, by the chapter's own functions (``build_context``,
+``group_interactions``, ``create_compaction_entry`` ...): an exercise can
+never disagree with the rules it practises. The prompts live in the
+notebooks; ``Exercise.question`` repeats each one in a line for readers of
+this module and for the tests.
+
+Each wrong answer carries a ``hint`` code besides its message, so a test can
+say which mistake an answer was taken for without depending on the wording.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from ..budget import BuildContextResult, build_context, plan_budget
+from ..compaction import create_compaction_entry
+from ..entries import CompactionEntry, MessageEntry, SessionEntry, parse_session_entry
+from ..errors import CourseError, InteractionError
+from ..estimators import chars_estimator
+from ..fixture import (
+    chapter_fixture,
+    chapter_fixture_after_compaction,
+    fixture_estimator,
+    fixture_summary,
+    system_replay_fixture,
+)
+from ..groups import group_interactions
+from ..importers import import_pi_session
+from ..ledger import budget_ledger
+from ..messages import UserMessage, current_system_prompt
+from ..stores import InMemorySessionStore
+
+__all__ = [
+    "EXERCISES",
+    "PARSER_CANDIDATES",
+    "REAL_SESSION",
+    "Exercise",
+    "Feedback",
+    "check",
+    "evaluate",
+    "exercise_ids",
+]
+
+Status = Literal["correct", "wrong", "unanswered"]
+
+MARKS: dict[Status, str] = {"correct": "✓", "wrong": "✗", "unanswered": "○"}
+
+NOT_ANSWERED = "not answered yet: replace the ... with your answer, then run this cell again"
+
+REAL_SESSION = (
+    Path(__file__).resolve().parents[2] / "data" / "pi-sessions" / "large-session.v1.jsonl"
+)
+"""The sample pi session notebook 07 opens (the repository's ``data`` folder)."""
+
+PI_RESERVED_OUTPUT = 16_384
+"""pi's default room for the answer, as notebook 07 uses it (``course-lab inspect``'s default)."""
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """What ``check`` prints: the exercise, its status, a hint code and the message.
+
+    ``hint`` is ``""`` unless the answer is wrong; then it names the mistake
+    (``"system_cost"``, ``"not_a_group_start"`` ...), one code per hint.
+    """
+
+    exercise: str
+    status: Status
+    message: str
+    hint: str = ""
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "correct"
+
+    def __str__(self) -> str:
+        return f"{MARKS[self.status]} {self.exercise}: {self.message}"
+
+
+@dataclass(frozen=True)
+class _Verdict:
+    """A judge's answer before it is labelled with its exercise."""
+
+    correct: bool
+    message: str
+    hint: str = ""
+
+
+def _right(message: str) -> _Verdict:
+    return _Verdict(True, message)
+
+
+def _wrong(hint: str, message: str) -> _Verdict:
+    return _Verdict(False, message, hint)
+
+
+class _Unanswered(Exception):
+    """A function exercise whose function still returns ``...``."""
+
+
+Judge = Callable[[Any], _Verdict]
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One exercise: where it is asked, what it asks, and the judge that checks an answer."""
+
+    id: str
+    lab: str
+    question: str
+    judge: Judge
+
+
+# --- shapes ------------------------------------------------------------------------------------
+
+
+def _kind(value: object) -> str:
+    return type(value).__name__
+
+
+def _as_ids(answer: object, what: str = "a list of entry ids such as ['x', 'y']") -> list[str]:
+    """The answer as a list of strings, or a ``_ShapeError`` that says what was expected."""
+    if isinstance(answer, str) or not isinstance(answer, list | tuple):
+        raise _ShapeError(f"expected {what}, got {_kind(answer)}")
+    if not all(isinstance(item, str) for item in answer):
+        raise _ShapeError(f"expected {what}: every item a string")
+    return list(answer)
+
+
+def _as_set(answer: object, what: str) -> set[str]:
+    if isinstance(answer, str) or not isinstance(answer, set | frozenset | list | tuple):
+        raise _ShapeError(f"expected {what}, got {_kind(answer)}")
+    if not all(isinstance(item, str) for item in answer):
+        raise _ShapeError(f"expected {what}: every item a string")
+    return {item.strip() for item in answer}
+
+
+def _as_number(answer: object) -> float:
+    if isinstance(answer, bool) or not isinstance(answer, int | float):
+        raise _ShapeError(f"expected a number of tokens, got {_kind(answer)}")
+    return answer
+
+
+def _as_text(answer: object, what: str) -> str:
+    if not isinstance(answer, str):
+        raise _ShapeError(f"expected {what}, got {_kind(answer)}")
+    return answer.strip()
+
+
+class _ShapeError(Exception):
+    """The answer does not have the expected shape (the message says which)."""
+
+
+# --- the paths and budgets the exercises use ---------------------------------------------------
+
+_CHAPTER_BUDGET = {"max_tokens": 31, "reserved_output": 4, "safety_margin": 2}
+
+
+def _build(path: Sequence[SessionEntry], **budget: Any) -> BuildContextResult:
+    return build_context(path, **{**_CHAPTER_BUDGET, **budget}, estimate_tokens=fixture_estimator())
+
+
+def _message_entries(path: Iterable[SessionEntry]) -> list[MessageEntry]:
+    return [entry for entry in path if isinstance(entry, MessageEntry)]
+
+
+def _group_starts(path: Sequence[SessionEntry]) -> list[str]:
+    """Every message entry ``create_compaction_entry`` accepts as the first kept one."""
+    accepted = []
+    for entry in _message_entries(path):
+        try:
+            create_compaction_entry(
+                path,
+                id="exercise-compaction",
+                timestamp=0,
+                summary=fixture_summary(),
+                first_kept_entry_id=entry.id,
+                tokens_before=0,
+            )
+        except CourseError:
+            continue
+        accepted.append(entry.id)
+    return accepted
+
+
+def _after_compact_2() -> list[SessionEntry]:
+    """The path after ``compact-1``, ``u4``, ``a4`` and ``compact-2`` (first kept ``u3``)."""
+    continued = chapter_fixture_after_compaction()
+    compact_2 = create_compaction_entry(
+        continued,
+        id="compact-2",
+        timestamp=200,
+        summary=fixture_summary(),
+        first_kept_entry_id="u3",
+        tokens_before=0,
+    )
+    return [*continued, compact_2]
+
+
+@functools.cache
+def _real_path() -> tuple[SessionEntry, ...]:
+    """The sample session's active path, imported once per interpreter."""
+    return tuple(import_pi_session(REAL_SESSION).active_path())
+
+
+def _real_build(max_tokens: int) -> BuildContextResult:
+    return build_context(
+        list(_real_path()),
+        max_tokens=max_tokens,
+        reserved_output=PI_RESERVED_OUTPUT,
+        estimate_tokens=chars_estimator(),
+    )
+
+
+def _user_ids(path: Sequence[SessionEntry]) -> set[str]:
+    return {e.id for e in _message_entries(path) if isinstance(e.message, UserMessage)}
+
+
+# --- Lab 11.1 --------------------------------------------------------------------------------
+
+PARSER_CANDIDATES: dict[str, tuple[str, str, Callable[[dict[str, Any]], None]]] = {
+    "A": ("`tokensBefore` is `0`", "tokens", lambda w: w.update(tokensBefore=0)),
+    "B": ("`tokensBefore` is `29.5`", "tokens", lambda w: w.update(tokensBefore=29.5)),
+    "C": (
+        '`summary.next` is `["ok", ""]`',
+        "list_items",
+        lambda w: w["summary"].update(next=["ok", ""]),
+    ),
+    "D": ("`parentId` is `null` (`None`)", "parent", lambda w: w.update(parentId=None)),
+    "E": ("`timestamp` is `-5`", "timestamp", lambda w: w.update(timestamp=-5)),
+    "F": (
+        "`summary.changedFiles` is renamed `summary.files`",
+        "unknown_key",
+        lambda w: w["summary"].update(files=w["summary"].pop("changedFiles")),
+    ),
+    "G": ('`tokensBefore` is `"29"`', "tokens", lambda w: w.update(tokensBefore="29")),
+    "H": (
+        "an extra `compactedEntryIds: []`",
+        "unknown_key",
+        lambda w: w.update(compactedEntryIds=[]),
+    ),
+}
+"""Exercise 11.1-q1: letter -> (what changes in ``compact-1``'s wire dict, the rule, the change)."""
+
+_PARSER_RULES: dict[str, str] = {
+    "tokens": "tokensBefore must be a finite number >= 0, and a string is not a number",
+    "list_items": "the six lists only need strings as items; only goal must be non-blank",
+    "parent": "a compaction always hangs after an entry: its parentId is a non-blank string",
+    "timestamp": "a timestamp is any finite number, whatever its sign",
+    "unknown_key": "an unknown key is an error at every level, old names included",
+}
+
+
+def _compact_1_wire() -> dict[str, Any]:
+    return chapter_fixture_after_compaction()[10].to_wire()
+
+
+def _parser_accepts(letter: str) -> bool:
+    wire = copy.deepcopy(_compact_1_wire())
+    PARSER_CANDIDATES[letter][2](wire)
+    try:
+        parse_session_entry(wire)
+    except CourseError:
+        return False
+    return True
+
+
+def _judge_11_1_q1(answer: object) -> _Verdict:
+    chosen = {letter.upper() for letter in _as_set(answer, "a set of letters such as {'A', 'B'}")}
+    unknown = chosen - set(PARSER_CANDIDATES)
+    if unknown:
+        return _wrong("unknown_letter", f"the candidates are {', '.join(PARSER_CANDIDATES)} only")
+    accepted = {letter for letter in PARSER_CANDIDATES if _parser_accepts(letter)}
+    misjudged = sorted(chosen ^ accepted)
+    if not misjudged:
+        return _right("exactly the wire dicts the parser accepts")
+    rules = sorted({PARSER_CANDIDATES[letter][1] for letter in misjudged})
+    looks = "; ".join(_PARSER_RULES[rule] for rule in rules)
+    count = "one candidate is" if len(misjudged) == 1 else f"{len(misjudged)} candidates are"
+    return _wrong(
+        rules[0] if len(rules) == 1 else "several",
+        f"{count} judged wrongly. Look again at: {looks}",
+    )
+
+
+def _judge_11_1_q2(answer: object) -> _Verdict:
+    if not isinstance(answer, dict):
+        return _wrong("shape", f"expected a wire dict (camelCase keys), got {_kind(answer)}")
+    continued = chapter_fixture_after_compaction()
+    try:
+        entry = parse_session_entry(answer)
+    except CourseError as error:
+        return _wrong("parser", f"the parser refuses it: {error}")
+    if not isinstance(entry, CompactionEntry):
+        return _wrong("type", f"that is a {entry.type} entry; a compaction has type 'compaction'")
+    if entry.id != "compact-2":
+        return _wrong("id", "the entry's id should be compact-2")
+    expected = create_compaction_entry(
+        continued,
+        id=entry.id,
+        timestamp=entry.timestamp,
+        summary=entry.summary,
+        first_kept_entry_id="u3",
+        tokens_before=entry.tokens_before,
+    )
+    if entry.parent_id != expected.parent_id:
+        return _wrong(
+            "parent", "compact-2 hangs after the last entry of the path it is appended to"
+        )
+    if entry.first_kept_entry_id != expected.first_kept_entry_id:
+        return _wrong("first_kept", "compact-2 keeps the path from the start of group u3 … a3")
+    return _right("the parser accepts it, and parent and first kept are compact-2's")
+
+
+# --- Lab 11.2 --------------------------------------------------------------------------------
+
+
+def _judge_11_2_q1(answer: object) -> _Verdict:
+    if isinstance(answer, str) or not isinstance(answer, list | tuple):
+        raise _ShapeError(
+            f"expected a list of groups, each a list of entry ids, got {_kind(answer)}"
+        )
+    groups = [_as_ids(group, "each group as a list of entry ids") for group in answer]
+    path = system_replay_fixture()
+    expected = [group.entry_ids for group in group_interactions(_message_entries(path))]
+    if groups == expected:
+        return _right("system messages belong to no group, and a user message opens each one")
+    named = {entry_id for group in groups for entry_id in group}
+    by_id = {entry.id: entry for entry in path}
+    if any(isinstance(by_id.get(i), CompactionEntry) for i in named):
+        return _wrong("compaction", "only message entries are grouped: a compaction entry is not")
+    if any(by_id.get(i) is not None and _is_system(by_id[i]) for i in named):
+        return _wrong("system", "system messages are prompt state: they belong to no group")
+    if len(groups) != len(expected):
+        return _wrong("count", "a user message closes the open group and opens a new one")
+    return _wrong("members", "each group runs from a user message up to the next user message")
+
+
+def _is_system(entry: SessionEntry) -> bool:
+    return isinstance(entry, MessageEntry) and entry.message.role == "system"
+
+
+INTERACTION_RULES: tuple[str, ...] = (
+    "duplicate",
+    "unknown call",
+    "missing result",
+    "before the first user message",
+)
+"""The words an ``InteractionError`` uses for each rule (``errors.py``), and ``valid``."""
+
+
+def _judge_11_2_q2(answer: object) -> _Verdict:
+    if not (isinstance(answer, tuple | list) and len(answer) == 2):
+        raise _ShapeError("expected a pair (rule, call id), e.g. ('duplicate', 'x-1')")
+    rule, call_id = (_as_text(part, "two strings") for part in answer)
+    path = [entry for entry in chapter_fixture() if entry.id != "r-read"]
+    try:
+        group_interactions(path)
+    except InteractionError as error:
+        message = str(error)
+    else:
+        message = "valid"
+    expected_rule = next((word for word in INTERACTION_RULES if word in message), "valid")
+    if rule not in (*INTERACTION_RULES, "valid"):
+        return _wrong("rule_word", f"the rule is one of: {', '.join(INTERACTION_RULES)}, valid")
+    if rule != expected_rule:
+        return _wrong(
+            "rule",
+            "which id rule can no longer hold once a result is gone? "
+            "One of them is checked only when the group closes",
+        )
+    if f"'{call_id}'" not in message:
+        return _wrong("call_id", "the error names the call that is left without its result")
+    return _right("a call without its result is found when the group closes")
+
+
+# --- Lab 11.3 --------------------------------------------------------------------------------
+
+
+def _judge_11_3_q1(answer: object) -> _Verdict:
+    value = _as_number(answer)
+    tokens = _build(chapter_fixture(), max_tokens=40, reserved_output=8, safety_margin=3).tokens
+    if value == tokens.available_for_messages:
+        return _right("max_tokens minus the system cost, reserved_output and safety_margin")
+    if value == tokens.available_for_messages + tokens.system:
+        return _wrong("system_cost", "the replayed system message is a fixed cost too")
+    if value in (
+        tokens.max_tokens - tokens.system,
+        tokens.max_tokens - tokens.system - tokens.reserved_output,
+        tokens.max_tokens - tokens.system - tokens.safety_margin,
+    ):
+        return _wrong("reserved_or_margin", "reserved_output and safety_margin are both deducted")
+    return _wrong("deduction", "start from max_tokens and subtract each fixed cost once")
+
+
+def _judge_11_3_q2(answer: object) -> _Verdict:
+    first = _as_text(answer, "one entry id such as 'x'")
+    path = chapter_fixture()
+    expected = _build(path, max_tokens=30).kept_entry_ids[0]
+    if first == expected:
+        return _right("whole groups from the newest backwards, while they fit")
+    order = [entry.id for entry in _message_entries(path)]
+    if first not in order:
+        return _wrong("unknown_id", "that id is not a message on the fixture's path")
+    if first not in _user_ids(path):
+        return _wrong("not_a_group_start", "a context starts where a group starts: a user message")
+    if order.index(first) < order.index(expected):
+        return _wrong(
+            "too_many", "add the groups newest first: does the next one still fit the allowance?"
+        )
+    return _wrong("too_few", "a group that fits is kept: is there room for one more?")
+
+
+def _judge_11_3_q3(answer: object) -> _Verdict:
+    if not callable(answer):
+        raise _ShapeError(f"expected a function, got {_kind(answer)}")
+    paths = {"fixture": chapter_fixture(), "no system": chapter_fixture()[1:]}
+    for max_tokens in (31, 19, 9, 5, 0):
+        for reserved_output, safety_margin in ((4, 2), (0, 0), (10, 10)):
+            for path in paths.values():
+                tokens = _build(
+                    path,
+                    max_tokens=max_tokens,
+                    reserved_output=reserved_output,
+                    safety_margin=safety_margin,
+                ).tokens
+                arguments = (max_tokens, tokens.system, reserved_output, safety_margin)
+                call = f"allowance{arguments}"
+                try:
+                    value = answer(*arguments)
+                except Exception as error:  # the student's code: report, never crash the cell
+                    return _wrong("raised", f"{call} raised {type(error).__name__}: {error}")
+                if value is Ellipsis:
+                    raise _Unanswered
+                if isinstance(value, bool) or not isinstance(value, int | float):
+                    return _wrong("not_a_number", f"{call} returned {_kind(value)}, not a number")
+                if value == tokens.available_for_messages:
+                    continue
+                if value < 0:
+                    return _wrong(
+                        "negative",
+                        f"{call} returned {value}: the allowance never goes below 0",
+                    )
+                return _wrong(
+                    "deduction",
+                    f"{call} returned {value}: which costs did you subtract?",
+                )
+    return _right("every case agrees with build_context, and it never goes below 0")
+
+
+# --- Lab 11.4 --------------------------------------------------------------------------------
+
+
+def _judge_11_4_q1(answer: object) -> _Verdict:
+    chosen = _as_set(answer, "a set of entry ids such as {'x', 'y'}")
+    path = chapter_fixture_after_compaction()
+    expected = set(_group_starts(path))
+    if chosen == expected:
+        return _right("exactly the group starts that group_interactions finds on the path")
+    by_id = {entry.id: entry for entry in path}
+    extra, missing = chosen - expected, expected - chosen
+    if any(i not in by_id for i in extra):
+        return _wrong("unknown_id", "an id you chose is not on the path")
+    if any(isinstance(by_id[i], CompactionEntry) for i in extra):
+        return _wrong("compaction", "a compaction entry is not a message: it starts no interaction")
+    if extra:
+        return _wrong(
+            "not_a_group_start",
+            "only the first message of a complete interaction may start the kept part",
+        )
+    after = {e.id for e in path[[e.id for e in path].index("compact-1") :]}
+    if missing & after:
+        return _wrong("after_compaction", "messages after compact-1 form interactions too")
+    return _wrong(
+        "before_compaction",
+        "create_compaction_entry groups every message entry of the path, "
+        "also those an older compaction summarised",
+    )
+
+
+def _judge_11_4_q2(answer: object) -> _Verdict:
+    parent = _as_text(answer, "one entry id such as 'x'")
+    path = chapter_fixture_after_compaction()
+    created = create_compaction_entry(
+        path,
+        id="compact-2",
+        timestamp=200,
+        summary=fixture_summary(),
+        first_kept_entry_id="u3",
+        tokens_before=0,
+    )
+    if parent == created.parent_id:
+        return _right("the parent is derived from the path, never passed by the caller")
+    if parent == created.first_kept_entry_id:
+        return _wrong("first_kept", "the parent is where it hangs, not where the kept part starts")
+    if parent == "compact-1":
+        return _wrong("last_compaction", "the parent is the last entry of the path, of any type")
+    return _wrong("parent", "the parent is the last entry of the path it is appended to")
+
+
+# --- Lab 11.5 --------------------------------------------------------------------------------
+
+
+def _judge_11_5_q1(answer: object) -> _Verdict:
+    kept = _as_ids(answer)
+    path = chapter_fixture_after_compaction()
+    expected = _build(path, max_tokens=40).kept_entry_ids
+    if kept == expected:
+        return _right("the summary is paid first, then whole groups from the newest")
+    if "compact-1" in kept:
+        return _wrong(
+            "compaction_id",
+            "the summary is a synthetic message: kept_entry_ids lists original entries only",
+        )
+    if {"u1", "a1"} & set(kept):
+        return _wrong("before_first_kept", "entries before the first kept entry are summarised")
+    if not {"u4", "a4"} <= set(kept):
+        return _wrong("after_compaction", "entries after the compaction are collected too")
+    if len(kept) > len(expected):
+        return _wrong("summary_cost", "the summary's 5 tokens are paid from the allowance first")
+    return _wrong("too_few", "a group that fits is kept: is there room for one more?")
+
+
+def _judge_11_5_q2(answer: object) -> _Verdict:
+    value = _as_number(answer)
+    plan = plan_budget(
+        chapter_fixture_after_compaction(),
+        **{**_CHAPTER_BUDGET, "max_tokens": 40},
+        estimate_tokens=fixture_estimator(),
+    )
+    tokens = plan.tokens
+    if value == tokens.messages:
+        return _right("tokens.messages = the summary's cost + the kept groups' costs")
+    if value == tokens.messages - plan.summary_tokens:
+        return _wrong("summary_cost", "the summary message costs room too")
+    if value == tokens.total:
+        return _wrong("total", "that is closer to tokens.total: the system cost is not a message")
+    return _wrong("sum", "add the summary's cost and the cost of each kept group")
+
+
+def _judge_11_5_q3(answer: object) -> _Verdict:
+    reason = _as_text(answer, "one reason such as 'trimmed'")
+    result = _build(chapter_fixture_after_compaction(), max_tokens=13)
+    reasons = ("within_budget", "trimmed", "single_group_overflow")
+    if reason not in reasons:
+        return _wrong("reason_word", f"a reason is one of: {', '.join(reasons)}")
+    if reason == result.reason:
+        return _right("the summary leaves no room, yet the newest group is still returned whole")
+    return _wrong(
+        "allowance",
+        "work out the group allowance: max(0, available_for_messages - summary tokens)",
+    )
+
+
+def _judge_11_5_q4(answer: object) -> _Verdict:
+    prompt = _as_text(answer, "the prompt text, a string")
+    path = [entry for entry in system_replay_fixture() if entry.id != "patch-1"]
+    expected = current_system_prompt(_build(path, max_tokens=1000).messages)
+    if prompt == expected:
+        return _right("every system message of the whole path is replayed, in path order")
+    if "BASE" not in prompt:
+        return _wrong("before_first_kept", "system messages before the first kept entry count too")
+    if "RULE v2" in prompt:
+        return _wrong("sections", "without patch-1, no system message overwrites rules")
+    if "Prefer small diffs." not in prompt:
+        return _wrong("after_compaction", "a system message after the compaction is replayed too")
+    return _wrong(
+        "order",
+        "the prompt text is content first, then each section; parts joined by a blank line "
+        "('\\n\\n')",
+    )
+
+
+# --- the transfer exercise -----------------------------------------------------------------
+
+
+_STATUSES = ("kept", "trimmed", "overflow")
+
+
+def _judge_transfer_q1(answer: object) -> _Verdict:
+    statuses = _as_ids(answer, "a list of statuses, oldest group first, such as ['kept']")
+    rows = budget_ledger(
+        chapter_fixture(),
+        max_tokens=26,
+        reserved_output=4,
+        safety_margin=2,
+        estimate_tokens=fixture_estimator(),
+    )
+    expected = [row.status for row in rows]
+    if any(status not in _STATUSES for status in statuses):
+        return _wrong("status_word", f"a status is one of: {', '.join(_STATUSES)}")
+    if len(statuses) != len(expected):
+        return _wrong("count", "one status per group of the path, oldest first")
+    if statuses == expected:
+        return _right("the ledger reads the same plan as build_context")
+    if "overflow" in statuses:
+        return _wrong("overflow", "overflow means the newest group alone does not fit: does it?")
+    if statuses == list(reversed(expected)):
+        return _wrong("order", "the rows go oldest group first")
+    return _wrong("fit", "walk the groups newest first and stop at the first that does not fit")
+
+
+def _judge_transfer_q2(answer: object) -> _Verdict:
+    if isinstance(answer, bool) or not isinstance(answer, int):
+        raise _ShapeError(f"expected a group number (an int), got {_kind(answer)}")
+    rows = budget_ledger(
+        chapter_fixture_after_compaction(), **_CHAPTER_BUDGET, estimate_tokens=fixture_estimator()
+    )
+    (row,) = [row for row in rows if "u4" in row.entry_ids]
+    if answer == row.group:
+        return _right("groups are numbered within what build_context considers")
+    if answer == row.group + 1:
+        return _wrong(
+            "whole_path", "after a compaction, the ledger counts from the first kept entry on"
+        )
+    return _wrong("numbering", "count the groups from the first kept entry, oldest first, from 1")
+
+
+# --- beyond the fixture: the real session --------------------------------------------------
+
+
+def _judge_real_q1(answer: object) -> _Verdict:
+    first = _as_text(answer, "one entry id such as 'L0001'")
+    expected = _real_build(100_000).kept_entry_ids[0]
+    if first == expected:
+        return _right("the kept range starts where an interaction starts")
+    path = _real_path()
+    order = [entry.id for entry in _message_entries(path)]
+    if first not in order:
+        return _wrong("unknown_id", "that id is not a message on the session's active path")
+    if first not in _user_ids(path):
+        return _wrong("not_a_group_start", "a kept range starts at a user message")
+    if order.index(first) < order.index(expected):
+        return _wrong("too_many", "with 100,000 tokens not every interaction fits")
+    return _wrong("too_few", "use chars_estimator and pi's reserved output, as in Step 5")
+
+
+def _judge_real_q2(answer: object) -> _Verdict:
+    if isinstance(answer, bool) or not isinstance(answer, int):
+        raise _ShapeError(f"expected a number of interactions (an int), got {_kind(answer)}")
+    rows = budget_ledger(
+        list(_real_path()),
+        max_tokens=100_000,
+        reserved_output=PI_RESERVED_OUTPUT,
+        estimate_tokens=chars_estimator(),
+    )
+    expected = sum(row.status != "trimmed" for row in rows)
+    if answer == expected:
+        return _right("one ledger row per interaction; count those not trimmed")
+    if answer == len(rows):
+        return _wrong("all_groups", "that counts every interaction, the trimmed ones too")
+    if answer == len(_real_build(100_000).kept_entry_ids):
+        return _wrong("entries", "that counts message entries; count interactions (groups)")
+    return _wrong("count", "count the ledger rows whose status is not trimmed")
+
+
+# --- the recap -----------------------------------------------------------------------------
+
+
+def _judge_recap_q1(answer: object) -> _Verdict:
+    if isinstance(answer, bool) or not isinstance(answer, int):
+        raise _ShapeError(f"expected a number of places (an int), got {_kind(answer)}")
+    expected = len(group_interactions(chapter_fixture())) - 1
+    if answer == expected:
+        return _right("a budget cuts only between two groups")
+    messages = [e for e in _message_entries(chapter_fixture()) if not _is_system(e)]
+    if answer == len(messages) - 1:
+        return _wrong(
+            "messages", "that counts every gap between messages; a cut keeps groups whole"
+        )
+    return _wrong("groups", "count the gaps between two neighbouring groups")
+
+
+def _judge_recap_q2(answer: object) -> _Verdict:
+    first = _as_text(answer, "one entry id such as 'x'")
+    path = chapter_fixture()
+    expected = _build(path, safety_margin=9).kept_entry_ids[0]
+    if first == expected:
+        return _right("a larger margin leaves less room, and groups go whole")
+    if first not in _user_ids(path):
+        return _wrong("not_a_group_start", "a context starts where a group starts: a user message")
+    return _wrong("allowance", "work out the allowance first: 31 minus every fixed cost")
+
+
+def _judge_recap_q3(answer: object) -> _Verdict:
+    if isinstance(answer, bool) or not isinstance(answer, int):
+        raise _ShapeError(f"expected a number of entries (an int), got {_kind(answer)}")
+    store = InMemorySessionStore()
+    for entry in chapter_fixture_after_compaction()[:11]:
+        store.append(entry)
+    original = {entry.id for entry in chapter_fixture()}
+    expected = sum(entry.id in original for entry in store.entries())
+    if answer == expected:
+        return _right("compaction appends a fact; it never deletes history")
+    if answer < expected:
+        return _wrong("deleted", "a compaction is appended; the entries it summarises stay")
+    return _wrong("count", "count only the ten original entries, not the compaction")
+
+
+def _judge_recap_q4(answer: object) -> _Verdict:
+    if isinstance(answer, bool) or not isinstance(answer, int):
+        raise _ShapeError(f"expected a number of messages (an int), got {_kind(answer)}")
+    result = _build(_after_compact_2(), max_tokens=1000)
+    head = result.messages[: len(result.messages) - len(result.kept_entry_ids)]
+    expected = sum(message.role == "user" for message in head)
+    if answer == expected:
+        return _right("only the newest compaction is restored; it carries the older facts")
+    return _wrong("newest", "older summaries stay in the session but are never sent again")
+
+
+def _judge_recap_q5(answer: object) -> _Verdict:
+    fields = _as_set(answer, "a set of wire field names such as {'id'}")
+    offered = {"parentId", "firstKeptEntryId", "tokensBefore", "summary", "system"}
+    if fields - offered:
+        return _wrong("unknown_field", f"choose among: {', '.join(sorted(offered))}")
+    expected = offered & set(_compact_1_wire())
+    if fields == expected:
+        return _right("a compaction records the summary, where the kept part starts and its size")
+    if "system" in fields:
+        return _wrong(
+            "system", "system state is replayed from the path's system messages, not stored"
+        )
+    return _wrong("missing", "look at the compaction entry's wire form in Lab 11.1")
+
+
+def _judge_recap_q6(answer: object) -> _Verdict:
+    reason = _as_text(answer, "one reason such as 'trimmed'")
+    expected = _build(chapter_fixture(), max_tokens=19).reason
+    reasons = ("within_budget", "trimmed", "single_group_overflow")
+    if reason not in reasons:
+        return _wrong("reason_word", f"a reason is one of: {', '.join(reasons)}")
+    if reason == expected:
+        return _right("the newest group is returned whole, and the caller decides what next")
+    return _wrong("overflow", "the newest group alone is larger than the allowance")
+
+
+# --- the catalogue ---------------------------------------------------------------------------
+
+EXERCISES: dict[str, Exercise] = {
+    exercise.id: exercise
+    for exercise in (
+        Exercise(
+            "11.1-q1", "11.1", "Which candidate wire dicts does the parser accept?", _judge_11_1_q1
+        ),
+        Exercise(
+            "11.1-q2", "11.1", "Write compact-2 as a wire dict the parser accepts.", _judge_11_1_q2
+        ),
+        Exercise("11.2-q1", "11.2", "The groups of the system-replay path.", _judge_11_2_q1),
+        Exercise(
+            "11.2-q2", "11.2", "Which rule fails without r-read, naming which call?", _judge_11_2_q2
+        ),
+        Exercise("11.3-q1", "11.3", "available_for_messages at 40 / 8 / 3.", _judge_11_3_q1),
+        Exercise("11.3-q2", "11.3", "The first kept entry at max_tokens 30.", _judge_11_3_q2),
+        Exercise("11.3-q3", "11.3", "Write the allowance function.", _judge_11_3_q3),
+        Exercise(
+            "11.4-q1", "11.4", "Legal first kept ids after compact-1, u4, a4.", _judge_11_4_q1
+        ),
+        Exercise("11.4-q2", "11.4", "The parent of compact-2.", _judge_11_4_q2),
+        Exercise(
+            "11.5-q1", "11.5", "kept_entry_ids after compact-1 at max_tokens 40.", _judge_11_5_q1
+        ),
+        Exercise(
+            "11.5-q2", "11.5", "tokens.messages after compact-1 at max_tokens 40.", _judge_11_5_q2
+        ),
+        Exercise(
+            "11.5-q3", "11.5", "The reason when the summary alone fills the room.", _judge_11_5_q3
+        ),
+        Exercise("11.5-q4", "11.5", "The prompt text without patch-1.", _judge_11_5_q4),
+        Exercise(
+            "transfer-q1", "transfer", "Ledger statuses at max_tokens 26.", _judge_transfer_q1
+        ),
+        Exercise(
+            "transfer-q2", "transfer", "The ledger's group number of u4, a4.", _judge_transfer_q2
+        ),
+        Exercise("real-q1", "real session", "First kept entry at 100,000 tokens.", _judge_real_q1),
+        Exercise("real-q2", "real session", "Interactions kept at 100,000 tokens.", _judge_real_q2),
+        Exercise("recap-q1", "recap", "Where may a budget cut the fixture?", _judge_recap_q1),
+        Exercise(
+            "recap-q2", "recap", "First kept entry with a safety margin of 9.", _judge_recap_q2
+        ),
+        Exercise("recap-q3", "recap", "Original entries left after compact-1.", _judge_recap_q3),
+        Exercise(
+            "recap-q4", "recap", "Summary messages sent after two compactions.", _judge_recap_q4
+        ),
+        Exercise("recap-q5", "recap", "The fields a compaction entry carries.", _judge_recap_q5),
+        Exercise(
+            "recap-q6", "recap", "The reason when the newest group cannot fit.", _judge_recap_q6
+        ),
+    )
+}
+"""Every exercise of the workbook, by id, in the order the notebooks ask them."""
+
+
+def exercise_ids(lab: str) -> list[str]:
+    """The ids of ``lab``'s exercises (``"11.3"``, ``"transfer"``, ``"real session"``, ``"recap"``)."""
+    return [exercise.id for exercise in EXERCISES.values() if exercise.lab == lab]
+
+
+def evaluate(exercise_id: str, answer: object) -> Feedback:
+    """Judge ``answer`` to exercise ``exercise_id``; ``...`` (Ellipsis) means not answered yet."""
+    try:
+        exercise = EXERCISES[exercise_id]
+    except KeyError:
+        raise CourseError(
+            f"unknown exercise {exercise_id!r}; known: {', '.join(EXERCISES)}"
+        ) from None
+    if answer is Ellipsis:
+        return Feedback(exercise_id, "unanswered", NOT_ANSWERED)
+    try:
+        verdict = exercise.judge(answer)
+    except _Unanswered:
+        return Feedback(exercise_id, "unanswered", NOT_ANSWERED)
+    except _ShapeError as shape:
+        return Feedback(exercise_id, "wrong", str(shape), "shape")
+    status: Status = "correct" if verdict.correct else "wrong"
+    return Feedback(exercise_id, status, verdict.message, verdict.hint)
+
+
+def check(exercise_id: str, answer: object) -> None:
+    """Print ✓, ✗ or ○ with a short message for ``answer`` (a notebook's instant check)."""
+    print(evaluate(exercise_id, answer))

@@ -1,0 +1,212 @@
+"""Assertion helpers for the lab checks: every failure names the case, what was expected and what came.
+
+A student reads a failing check as one line (``course-lab check`` prints the
+first line of the failure), so each helper fails with
+``<case>: expected <labelled value>, got <labelled value>[; hint: <rule>]``
+and never with pytest's diff, which cuts the difference out of long lists.
+
+An unwritten lab region (``LabNotImplemented``, a ``NotImplementedError``)
+is never wrapped: it passes through unchanged, so a fresh starter still
+fails with the lab's own "is not implemented yet" message, and the extended
+suite can tell "not written yet" from "wrong".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import NoReturn, TypeVar
+
+import pytest
+
+__all__ = [
+    "expect",
+    "expect_equal",
+    "expect_error",
+    "expect_no_error",
+    "expect_values",
+    "fail",
+    "ids_of",
+    "shown",
+]
+
+T = TypeVar("T")
+
+_PASSED_THROUGH = (NotImplementedError, MemoryError)
+"""Errors never wrapped in a case: an unwritten region (``LabNotImplemented``), no memory left."""
+
+_LONGEST_VALUE = 160
+"""A value longer than this is cut in the middle; the case and the labels always show whole."""
+
+
+def shown(value: object) -> str:
+    """A short, readable form of ``value``: id lists as ``[u1, a1]``, everything else as ``repr``.
+
+    Lists of entry ids are what most checks compare, and without quotes a
+    whole group list fits on one line next to the expected one.
+    """
+    text = _plain(value)
+    if len(text) <= _LONGEST_VALUE:
+        return text
+    half = (_LONGEST_VALUE - 5) // 2
+    return f"{text[:half]} ... {text[-half:]}"
+
+
+def _plain(value: object) -> str:
+    if isinstance(value, list | tuple) and all(_is_id_like(item) for item in value):
+        return "[" + ", ".join(_plain(item) for item in value) + "]"
+    if isinstance(value, str) and _is_id_like(value):
+        return value
+    return repr(value)
+
+
+def _is_id_like(value: object) -> bool:
+    """An entry id such as ``r-test``, or a list of them (possibly nested)."""
+    if isinstance(value, str):
+        return bool(value) and all(char.isalnum() or char in "-_" for char in value)
+    if isinstance(value, list | tuple):
+        return all(_is_id_like(item) for item in value)
+    return False
+
+
+_LONGEST_ERROR = 200
+"""An error message longer than this is cut at its end, so the hint after it still shows."""
+
+
+def _error_text(error: BaseException) -> str:
+    """``InteractionError: entry r-test: ...`` on one line, without the module path."""
+    text = " ".join(f"{type(error).__name__}: {error}".split())
+    return text if len(text) <= _LONGEST_ERROR else text[: _LONGEST_ERROR - 3] + "..."
+
+
+def fail(case: str, expected: str, got: str, hint: str = "") -> NoReturn:
+    """Fail the check with ``<case>: expected <expected>, got <got>[; hint: <hint>]``."""
+    message = f"{case}: expected {expected}, got {got}"
+    if hint:
+        message += f"; hint: {hint}"
+    pytest.fail(message, pytrace=False)
+
+
+def expect(case: str, condition: bool, *, expected: str, got: str, hint: str = "") -> None:
+    """Fail with the given descriptions unless ``condition`` holds (for checks that are not ``==``)."""
+    if not condition:
+        fail(case, expected, got, hint)
+
+
+def expect_equal(case: str, expected: object, actual: object, *, hint: str = "") -> None:
+    """Fail unless ``actual == expected``; ``case`` says which value of which scenario it is."""
+    if actual == expected:
+        return
+    want = expected.splitlines() if isinstance(expected, str) else None
+    got = actual.splitlines() if isinstance(actual, str) else None
+    if want is not None and got is not None and want != got and "\n" in f"{expected}{actual}":
+        # A rendered text: name the first line that differs, not two cut-down blobs.
+        line = next(
+            (i for i, pair in enumerate(zip(want, got, strict=False)) if pair[0] != pair[1]),
+            min(len(want), len(got)),
+        )
+        fail(
+            f"{case}, line {line + 1}",
+            shown(want[line]) if line < len(want) else "no more lines",
+            shown(got[line]) if line < len(got) else "no more lines",
+            hint,
+        )
+    fail(case, shown(expected), shown(actual), hint)
+
+
+def expect_values(
+    case: str, expected: Mapping[str, object], actual: Mapping[str, object], *, hint: str = ""
+) -> None:
+    """Compare several labelled values at once; the message lists only the labels that differ.
+
+    ``expect_values("31 / 4 / 2", {"tokens.total": 31}, {"tokens.total": result.tokens.total})``
+    fails with ``31 / 4 / 2: expected tokens.total 31, got tokens.total 24``. A label
+    on one side only is a difference too (shown as ``(absent)``).
+    """
+    labels = [*expected, *(label for label in actual if label not in expected)]
+    wrong = [
+        label
+        for label in labels
+        if label not in expected or label not in actual or actual[label] != expected[label]
+    ]
+    if wrong:
+        fail(
+            case,
+            ", ".join(f"{label} {_side(expected, label)}" for label in wrong),
+            ", ".join(f"{label} {_side(actual, label)}" for label in wrong),
+            hint,
+        )
+
+
+def _side(values: Mapping[str, object], label: str) -> str:
+    return shown(values[label]) if label in values else "(absent)"
+
+
+def expect_no_error(
+    case: str, call: Callable[[], T], *, expected: str = "no error", hint: str = ""
+) -> T:
+    """Run ``call`` for ``case`` and return its result; an error fails naming the case.
+
+    ``expected`` says what the call should have returned, so the message reads
+    ``<case>: expected <what>, got InteractionError: ...``.
+    """
+    try:
+        return call()
+    except _PASSED_THROUGH:
+        raise  # an unwritten lab region, or no memory left: their own message says it best
+    except Exception as error:
+        fail(case, expected, _error_text(error), hint)
+
+
+def expect_error(
+    case: str,
+    error_type: type[BaseException],
+    call: Callable[[], object],
+    *,
+    words: Iterable[str] = (),
+    hint: str = "",
+) -> BaseException:
+    """Fail unless ``call`` raises ``error_type`` whose message contains every one of ``words``.
+
+    Returns the error, for checks that look further at it.
+    """
+    words = list(words)
+    wanted = error_type.__name__ + (f" naming {', '.join(map(repr, words))}" if words else "")
+    try:
+        result = call()
+    except _PASSED_THROUGH:
+        raise
+    except error_type as error:
+        missing = [word for word in words if word not in str(error)]
+        if missing:
+            fail(
+                case,
+                wanted,
+                f"{_error_text(error)} (without {', '.join(map(repr, missing))})",
+                hint,
+            )
+        return error
+    except Exception as error:
+        fail(case, wanted, _error_text(error), hint)
+    fail(case, wanted, f"no error (it returned {_returned(result)})", hint)
+
+
+def _returned(result: object) -> str:
+    """A plain value as itself, groups and entries by their ids, any other object by its type.
+
+    A whole result object would flood the line and hide what matters.
+    """
+    if isinstance(result, list | tuple) and result:
+        if all(hasattr(item, "entry_ids") for item in result):
+            return "the groups " + shown([item.entry_ids for item in result])
+        if all(hasattr(item, "id") for item in result):
+            return "the entries " + shown(ids_of(result))
+        if not all(_is_id_like(item) or item is None for item in result):
+            return f"a list of {len(result)} {type(result[0]).__name__}"
+    if result is None or isinstance(result, str | int | float | list | tuple):
+        return shown(result)
+    return f"a {type(result).__name__}"
+
+
+def ids_of(items: Sequence[object]) -> list[str]:
+    """The ``id`` of each entry (for messages that name entries, not whole objects)."""
+    return [getattr(item, "id", repr(item)) for item in items]
