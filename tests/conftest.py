@@ -161,7 +161,7 @@ def _switch_back(replaced: list[tuple[object, str, object]]) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """With ``--impl``, leave out the mutation tests (``tests/test_mutants.py``).
+    """With ``--impl``, leave out the mutation tests and the notebook exercises' tests.
 
     They test the checks on packages they build from the reference, never on
     the practice package given, so under ``--impl`` they would pass whatever
@@ -170,10 +170,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """
     if config.getoption("--impl") is None:
         return
-    left_out = [item for item in items if item.get_closest_marker("mutants") is not None]
+
+    def reference_only(item: pytest.Item) -> bool:
+        return any(item.get_closest_marker(name) for name in ("mutants", "reference_only"))
+
+    left_out = [item for item in items if reference_only(item)]
     if left_out:
         config.hook.pytest_deselected(items=left_out)
-        items[:] = [item for item in items if item.get_closest_marker("mutants") is None]
+        items[:] = [item for item in items if not reference_only(item)]
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
