@@ -11,7 +11,6 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from operator import attrgetter
 from typing import Literal
 
 from .entries import CompactionEntry, MessageEntry, SessionEntry, require_session_entries
@@ -108,9 +107,6 @@ class BudgetPlan:
     @property
     def kept_groups(self) -> list[InteractionGroup]:
         return self.groups[self.first_kept_group :]
-
-
-_entry_type = attrgetter("type")  # "message", "metadata" or "compaction", read at C speed
 
 
 def _check_budget_number(name: str, value: object) -> Number:
@@ -283,7 +279,7 @@ def plan_budget(
     Lab 11.3 writes the fixed costs and the selection; Lab 11.5 plugs in
     between them, so a path with a compaction reuses the same selection.
     """
-    require_session_entries(active_path)
+    kinds = require_session_entries(active_path)
     # Part 1: the four numbers of the deduction table must each be finite and >= 0.
     # Check the three you are given (max_tokens, reserved_output, safety_margin)
     # with ``_check_budget_number(name, value)``, whose BudgetError names the
@@ -304,7 +300,7 @@ def plan_budget(
 
     # Lab 11.5 takes part only when the path holds a compaction: it returns the
     # entries to group (from the first kept entry on) and the summary with its cost.
-    if "compaction" in map(_entry_type, active_path):
+    if any(issubclass(kind, CompactionEntry) for kind in kinds):
         candidates, summary, summary_tokens = _resume_from_newest_compaction(
             active_path, estimate_tokens
         )
@@ -324,7 +320,7 @@ def plan_budget(
     # ``_check_budget_number``. Return the ``BudgetPlan`` (groups hold the path's
     # own entries: nothing is copied to decide).
     # --- Lab 11.3 budget projection: begin ---
-    message_entries = [entry for entry in candidates if entry.type == "message"]
+    message_entries = [entry for entry in candidates if isinstance(entry, MessageEntry)]
     groups = split_interactions(message_entries)  # the path's own entries: nothing copied yet
     group_tokens = [_group_cost(estimate_tokens, group) for group in groups]
 

@@ -11,7 +11,15 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field, field_validator
 
-from .schema import FiniteNumber, JsonValue, NonBlankStr, NonNegativeNumber, WireModel, WireStr
+from .schema import (
+    FiniteNumber,
+    JsonValue,
+    NonBlankStr,
+    NonNegativeNumber,
+    WireModel,
+    WireStr,
+    tag_required,
+)
 
 __all__ = [
     "AgentMessage",
@@ -46,17 +54,15 @@ def _reject_explicit_null(value: Any) -> Any:
 class TextContent(WireModel):
     """A block of plain text."""
 
-    _default_tag: ClassVar = ("type", "text")
-    type: Literal["text"]
+    type: Literal["text"] = "text"  # a tag: required on the wire
     text: WireStr
 
 
 class ToolCall(WireModel):
     """A tool call declared by the assistant; its ``id`` pairs it with one result."""
 
-    _default_tag: ClassVar = ("type", "toolCall")
     _omit_when_none: ClassVar = ("raw_arguments",)
-    type: Literal["toolCall"]
+    type: Literal["toolCall"] = "toolCall"  # a tag: required on the wire
     id: NonBlankStr
     name: NonBlankStr
     arguments: JsonValue
@@ -71,6 +77,8 @@ class ToolCall(WireModel):
 # Told apart by their tag, natively: pydantic-core reads ``type`` (or ``role``
 # below) and validates only the matching model.
 AssistantContent = Annotated[TextContent | ToolCall, Field(discriminator="type")]
+TextBlock = Annotated[TextContent, tag_required("type", "text")]
+"""A text block where it is the only kind: its ``type`` is still required on the wire."""
 
 
 class Usage(WireModel):
@@ -89,18 +97,16 @@ StopReason = Literal["stop", "length", "toolUse", "error", "aborted"]
 class UserMessage(WireModel):
     """What the user said (or a synthetic user message such as a summary)."""
 
-    _default_tag: ClassVar = ("role", "user")
-    role: Literal["user"]
-    content: list[TextContent]
+    role: Literal["user"] = "user"  # a tag: required on the wire
+    content: list[TextBlock]
     timestamp: FiniteNumber
 
 
 class AssistantMessage(WireModel):
     """The model's turn: text and tool calls, with usage and why it stopped."""
 
-    _default_tag: ClassVar = ("role", "assistant")
     _omit_when_none: ClassVar = ("error_message",)
-    role: Literal["assistant"]
+    role: Literal["assistant"] = "assistant"  # a tag: required on the wire
     content: list[AssistantContent]
     provider: WireStr
     model: WireStr
@@ -123,11 +129,10 @@ class AssistantMessage(WireModel):
 class ToolResultMessage(WireModel):
     """The result of one tool call, paired with it by ``tool_call_id``."""
 
-    _default_tag: ClassVar = ("role", "toolResult")
-    role: Literal["toolResult"]
+    role: Literal["toolResult"] = "toolResult"  # a tag: required on the wire
     tool_call_id: NonBlankStr
     tool_name: NonBlankStr
-    content: list[TextContent]
+    content: list[TextBlock]
     is_error: bool
     timestamp: FiniteNumber
     details: JsonValue = None  # optional fields come last, as the course writes them
@@ -140,9 +145,8 @@ class ToolResultMessage(WireModel):
 class SystemMessage(WireModel):
     """Prompt state: base ``content`` plus named ``sections`` (``None`` deletes one)."""
 
-    _default_tag: ClassVar = ("role", "system")
     _omit_when_none: ClassVar = ("sections",)
-    role: Literal["system"]
+    role: Literal["system"] = "system"  # a tag: required on the wire
     content: WireStr
     timestamp: FiniteNumber
     sections: dict[WireStr, WireStr | None] | None = None  # optional, last as the course writes it

@@ -27,6 +27,7 @@ __all__ = [
     "NonNegativeNumber",
     "WireModel",
     "WireStr",
+    "tag_required",
 ]
 
 
@@ -120,6 +121,23 @@ def _copy_unless_checked(value: Any, info: ValidationInfo) -> Any:
     return value if info.context is CHECKED_JSON else copy_json_value(value)
 
 
+class tag_required:
+    """Annotation for a model that stands alone in a list: its tag is still required on the wire.
+
+    ``Annotated[TextContent, tag_required("type", "text")]`` validates the model
+    as a tagged union of one member, natively: a missing or unknown ``type`` is
+    refused as it would be among several kinds, while Python constructors,
+    which pass a model, keep the default.
+    """
+
+    def __init__(self, key: str, tag: str) -> None:
+        self.key = key
+        self.tag = tag
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: Any) -> core_schema.CoreSchema:
+        return core_schema.tagged_union_schema({self.tag: handler(source)}, discriminator=self.key)
+
+
 WireStr = Annotated[str, StringConstraints(strict=True)]
 """A string (the boundary refuses lone surrogates, which UTF-8 cannot write)."""
 
@@ -140,7 +158,14 @@ JsonValue = Annotated[Any, AfterValidator(_copy_unless_checked)]
 
 
 class WireModel(BaseModel):
-    """Base of every message, block and entry: strict, closed, camelCase on the wire."""
+    """Base of every message, block and entry: strict, closed, camelCase on the wire.
+
+    A tag (an entry's ``type``, a message's ``role``, a block's ``type``) has a
+    default, so Python constructors fill it in, yet it is required on the wire:
+    every parser tells the kinds apart by it (a discriminated union, or
+    ``tag_required`` where a list holds only one kind), and a union whose tag
+    is missing is an error.
+    """
 
     model_config = ConfigDict(
         strict=True,
@@ -151,22 +176,8 @@ class WireModel(BaseModel):
         validate_by_name=True,
     )
 
-    # The discriminator a Python constructor fills in, e.g. ("role", "user").
-    # On the wire it is required: validating a dict never calls ``__init__``.
-    _default_tag: ClassVar[tuple[str, str] | None] = None
     # Optional wire fields that are omitted when absent (never written as null).
     _omit_when_none: ClassVar[tuple[str, ...]] = ()
-
-    def __init__(self, **data: Any) -> None:
-        if self._default_tag is not None:
-            key, tag = self._default_tag
-            data.setdefault(key, tag)
-        super().__init__(**data)
-
-    # Pydantic calls a custom ``__init__`` from ``model_validate`` too, which would
-    # fill the tag in on the wire and drop ``by_name=False`` (accepting snake_case
-    # keys). Marking it as a base ``__init__`` keeps it for Python constructors only.
-    __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
 
     def __deepcopy__(self, memo: dict[int, Any] | None = None) -> Self:
         """A deep copy without ``copy.deepcopy``'s bookkeeping (``model_copy(deep=True)`` uses it).
@@ -191,25 +202,27 @@ class WireModel(BaseModel):
         return name in self._omit_when_none and value is None
 
 
-# The slots every pydantic model has, written directly: ``BaseModel.__setattr__``
-# validates assignments, and a copy of a validated model needs none of that.
+# A copy of a validated model needs no validation: it is made as ``model_construct``
+# makes one (a new object, its field values, its fields set), without checking.
 _new_object = object.__new__
-_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
-_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
-_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
+_set_attribute = object.__setattr__
 
 
 def _copy_model(model: WireModel) -> Any:
-    copied = _new_object(type(model))
-    state = copied.__dict__
-    state.update(model.__dict__)
-    for name in _container_fields(type(model)):
+    model_type = type(model)
+    fields = _CONTAINER_FIELDS.get(model_type)
+    if fields is None:
+        fields = _container_fields(model_type)
+    state = model.__dict__.copy()
+    for name in fields:
         value = state[name]
         if value is not None:
             state[name] = _copy_value(value)
-    _set_fields_set(copied, model.__pydantic_fields_set__.copy())
-    _set_extra(copied, None)
-    _set_private(copied, None)
+    copied = _new_object(model_type)
+    _set_attribute(copied, "__dict__", state)
+    _set_attribute(copied, "__pydantic_fields_set__", model.__pydantic_fields_set__.copy())
+    _set_attribute(copied, "__pydantic_extra__", None)
+    _set_attribute(copied, "__pydantic_private__", None)
     return copied
 
 
@@ -243,8 +256,15 @@ def _holds_only_scalars(annotation: Any) -> bool:
 
 def _copy_value(value: Any) -> Any:
     kind = type(value)
-    if kind is list:
-        return [item if type(item) in _SCALARS else _copy_value(item) for item in value]
+    if kind is list:  # most often a message's blocks: models, copied without a detour
+        return [
+            _copy_model(item)
+            if isinstance(item, WireModel)
+            else item
+            if type(item) in _SCALARS
+            else _copy_value(item)
+            for item in value
+        ]
     if kind is dict:
         return {
             key: item if type(item) in _SCALARS else _copy_value(item)

@@ -1,7 +1,9 @@
 """Chapter 10 carry-over: two session stores, JSONL recovery and the active path.
 
 Both stores keep what ``parse_session_entry`` returns, so a compaction needs no
-store code of its own. In a JSONL file a line is committed by its newline: an
+store code of its own: once Lab 11.1's parser works, appending ``compact-1``
+works in both, a duplicate id or a parent the store does not hold is a
+``SessionStoreError`` naming that id, and ``entries()`` returns copies. In a JSONL file a line is committed by its newline: an
 unterminated last line is a torn write, ignored with a warning and never
 appended after until ``repair()`` moved it aside.
 
@@ -118,27 +120,35 @@ class InMemorySessionStore:
 # --- reading JSONL ----------------------------------------------------------
 
 
-def _parse_line(text: str, number: int) -> SessionEntry:
-    try:
-        return parse_entry_line(text)
-    except (CourseError, ValueError) as error:
-        raise SessionFileError(f"line {number}: {error}") from error
-
-
-def _parse_lines(numbered: Iterable[tuple[int, str]], known: Set[str]) -> list[SessionEntry]:
+def _parse_lines(numbered: Iterable[tuple[int, str]], known: Set[str]) -> _Parsed:
     """Parse committed lines, skipping blank ones; ``known`` holds the ids read before them."""
     entries: list[SessionEntry] = []
     new_ids: set[str] = set()
     for number, line in numbered:
-        if is_blank(line):
+        if line[:1] != "{" and is_blank(line):  # a line starting with a brace is never blank
             continue
-        entry = _parse_line(line, number)
-        problem = _check_append(entry, known, new_ids)
-        if problem:
-            raise SessionFileError(f"line {number}: {problem}")
+        try:
+            entry = parse_entry_line(line)
+        except (CourseError, ValueError) as error:
+            raise SessionFileError(f"line {number}: {error}") from error
+        entry_id, parent_id = entry.id, entry.parent_id
+        if (
+            entry_id in new_ids
+            or entry_id in known
+            or (parent_id is not None and parent_id not in new_ids and parent_id not in known)
+        ):
+            raise SessionFileError(f"line {number}: {_check_append(entry, known, new_ids)}")
         entries.append(entry)
-        new_ids.add(entry.id)
-    return entries
+        new_ids.add(entry_id)
+    return _Parsed(entries, new_ids)
+
+
+@dataclass(frozen=True)
+class _Parsed:
+    """Entries read from committed lines, and their ids (so no one collects them again)."""
+
+    entries: list[SessionEntry]
+    ids: set[str]
 
 
 def _tail_warnings(tail_is_blank: bool, line: int) -> list[UnterminatedTailWarning]:
@@ -154,8 +164,8 @@ def recover_jsonl(text: str) -> SessionReadResult:
     repeats an id or names an unknown parent raises ``SessionFileError`` (``line N``).
     """
     *committed, tail = text.split("\n")
-    entries = _parse_lines(enumerate(committed, start=1), set())
-    return SessionReadResult(entries, _tail_warnings(is_blank(tail), len(committed) + 1))
+    parsed = _parse_lines(enumerate(committed, start=1), set())
+    return SessionReadResult(parsed.entries, _tail_warnings(is_blank(tail), len(committed) + 1))
 
 
 def _decode_line(raw: bytes, number: int) -> str:
@@ -173,9 +183,10 @@ def _is_blank_tail(tail: bytes) -> bool:
 
 @dataclass(frozen=True)
 class _Scan:
-    """The committed part of some bytes: its entries, its line count and its length."""
+    """The committed part of some bytes: its entries and their ids, its line count and length."""
 
     entries: list[SessionEntry]
+    ids: set[str]
     lines: int
     length: int
 
@@ -183,11 +194,13 @@ class _Scan:
 def _scan_committed(data: bytes, first_line: int, known: Set[str]) -> _Scan:
     """Decode and parse only the newline-terminated lines: a torn tail may cut a character."""
     length = data.rfind(b"\n") + 1
-    raw_lines = data[:length].split(b"\n")[:-1]
+    raw_lines = data.split(b"\n")
+    del raw_lines[-1]  # the tail after the last newline: not committed
     numbered = (
         (number, _decode_line(raw, number)) for number, raw in enumerate(raw_lines, first_line)
     )
-    return _Scan(_parse_lines(numbered, known), len(raw_lines), length)
+    parsed = _parse_lines(numbered, known)
+    return _Scan(parsed.entries, parsed.ids, len(raw_lines), length)
 
 
 def _read_result(data: bytes) -> SessionReadResult:
@@ -363,10 +376,17 @@ def _identity(info: os.stat_result) -> tuple[int, int]:
 class JsonlSessionStore:
     """A session kept as one JSON entry per line; every append is one committed line."""
 
-    def __init__(self, path: Path, entries: list[SessionEntry], view: _FileView) -> None:
+    def __init__(
+        self,
+        path: Path,
+        entries: list[SessionEntry],
+        view: _FileView,
+        *,
+        ids: set[str] | None = None,
+    ) -> None:
         self.path = path
         self._entries = entries
-        self._ids = {entry.id for entry in entries}
+        self._ids = {entry.id for entry in entries} if ids is None else ids
         self._view = view
         self._lock = threading.Lock()  # one thread of this store at a time
         self._file_lock = FileLock(str(path.with_name(path.name + ".lock")), thread_local=False)
@@ -378,15 +398,14 @@ class JsonlSessionStore:
         _create_if_missing(file)
         data, info = _read_bytes(file)
         scan = _scan_committed(data, 1, set())
-        committed = data[: scan.length]
         view = _FileView(
             identity=_identity(info),
             committed=scan.length,
             lines=scan.lines,
-            anchor=committed[-_ANCHOR_BYTES:],
+            anchor=data[max(0, scan.length - _ANCHOR_BYTES) : scan.length],
             tail=data[scan.length :],
         )
-        return cls(file, scan.entries, view)
+        return cls(file, scan.entries, view, ids=scan.ids)
 
     def read(self) -> SessionReadResult:
         """Re-read the file: its committed entries and any tail warning."""
@@ -474,7 +493,7 @@ class JsonlSessionStore:
         fresh = data[len(view.anchor) :]
         scan = _scan_committed(fresh, view.lines + 1, self._ids)
         self._entries.extend(scan.entries)
-        self._ids.update(entry.id for entry in scan.entries)
+        self._ids.update(scan.ids)
         self._view = replace(
             view,
             committed=view.committed + scan.length,

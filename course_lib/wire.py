@@ -30,6 +30,7 @@ __all__ = [
     "dumps_line",
     "js_number_text",
     "loads_strict",
+    "strings_in_json_text",
 ]
 
 MAX_SAFE_INTEGER = 2**53 - 1
@@ -80,8 +81,8 @@ def check_line_limits(text: str, limits: JsonLimits = DEFAULT_LIMITS) -> None:
             "", f"line is {len(text)} characters long (the limit is {limits.max_line_chars})"
         )
     opening = text.count("{") + text.count("[")
-    if opening <= limits.max_depth:
-        return  # cannot nest deeper than it has brackets: the common case costs two counts
+    if opening <= min(limits.max_depth, limits.max_containers):
+        return  # cannot nest deeper, nor hold more, than it has brackets: two counts suffice
     outside_strings = _STRING_TOKEN.sub("", text)
     containers = outside_strings.count("{") + outside_strings.count("[")
     if containers > limits.max_containers:
@@ -120,12 +121,43 @@ def loads_strict(text: str, limits: JsonLimits = DEFAULT_LIMITS) -> Any:
     escape (``\\ud800``) is still visible in the text.
     """
     check_line_limits(text, limits)
-    value = json.loads(
-        text, parse_constant=_reject_constant, object_pairs_hook=_reject_duplicate_keys
-    )
+    if text.startswith("\ufeff"):  # json.loads names a byte order mark; a bare decoder does not
+        return json.loads(
+            text, parse_constant=_reject_constant, object_pairs_hook=_reject_duplicate_keys
+        )
+    value = _STRICT_DECODER.decode(text)
     if "\\u" in text and _ESCAPED_SURROGATE.search(text):
         _reject_lone_surrogates(value, "")
     return value
+
+
+# What json.loads builds on every call given these options, built once.
+_STRICT_DECODER = json.JSONDecoder(
+    parse_constant=_reject_constant, object_pairs_hook=_reject_duplicate_keys
+)
+
+# Runs of more backslashes than this before one quote are left to the careful parse.
+_MAX_BACKSLASH_RUN = 8
+
+
+def strings_in_json_text(text: str) -> int | None:
+    """How many strings (keys included) the JSON text holds, or ``None`` when too costly to say.
+
+    Each string is two quotes; a quote inside a string is escaped, that is an
+    odd run of backslashes stands before it. With ``c(k)`` the quotes after at
+    least ``k`` backslashes, the escaped ones number ``c(1) - c(2) + c(3) - ...``.
+    Comparing the count with the strings a fast parser kept finds a key given
+    twice (such a parser keeps only the last), in a few passes of ``str.count``.
+    """
+    quotes = text.count('"')
+    escaped, sign, run = 0, 1, '\\"'
+    for _ in range(_MAX_BACKSLASH_RUN):
+        found = text.count(run)
+        if not found:
+            return (quotes - escaped) // 2
+        escaped += sign * found
+        sign, run = -sign, "\\" + run
+    return None
 
 
 def _join(path: str, key: str | int) -> str:

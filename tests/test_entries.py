@@ -15,6 +15,9 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from pydantic import BaseModel
+from test_conformance import valid_entries
 
 from course_lib import (
     CompactionEntry,
@@ -32,6 +35,7 @@ from course_lib import (
     tool_result,
     user_message,
 )
+from course_lib.entries import parse_fresh_entry, require_session_entries
 from course_lib.wire import dumps_line, loads_strict
 
 Wire = dict[str, Any]
@@ -452,6 +456,47 @@ def test_python_constructors_fill_type_and_role() -> None:
     assert parse_session_entry(meta) == meta
 
 
+@pytest.mark.parametrize("entry_id", ["u1", "r-test"])
+def test_a_text_block_needs_its_type_where_it_is_the_only_kind(entry_id: str) -> None:
+    """User and tool result content holds text blocks only; their ``type`` is still a tag."""
+    wire = fixture_wire()[entry_id]
+    del wire["message"]["content"][0]["type"]
+    assert rejected(wire) == f"session entry {entry_id}: message.content.0.type: missing field"
+    wire = fixture_wire()[entry_id]
+    wire["message"]["content"][0]["type"] = "image"
+    assert rejected(wire) == (
+        f"session entry {entry_id}: message.content.0.type: Input should be 'text'"
+    )
+
+
+def test_errors_inside_an_assistant_block_name_the_field() -> None:
+    wire = fixture_wire()["a1"]
+    wire["message"]["content"][0]["text"] = 5
+    assert rejected(wire) == (
+        "session entry a1: message.content.0.text: Input should be a valid string"
+    )
+    wire = fixture_wire()["calls"]
+    wire["message"]["content"][0]["text"] = "a call has no text"
+    assert rejected(wire) == "session entry calls: message.content.0.text: unknown field"
+
+
+def test_the_models_use_only_public_pydantic_api() -> None:
+    """No private module and no internal marker: a pydantic upgrade must not change the rules."""
+    import inspect
+
+    import course_lib.entries
+    import course_lib.messages
+    import course_lib.schema
+
+    for module in (course_lib.schema, course_lib.messages, course_lib.entries):
+        source = inspect.getsource(module)
+        assert "pydantic._internal" not in source, module.__name__
+        assert "__pydantic_base_init__" not in source, module.__name__
+        assert "__pydantic_custom_init__" not in source, module.__name__
+    for model in (MessageEntry, MetadataEntry, CompactionEntry, ToolCall):
+        assert model.__init__ is BaseModel.__init__  # constructors fill tags by their defaults
+
+
 def test_a_role_does_not_change_into_another() -> None:
     wire = fixture_wire()["r-test"]
     wire["message"]["role"] = "user"
@@ -521,6 +566,60 @@ def test_duplicate_keys_in_one_json_object_are_rejected() -> None:
         loads_strict('{"id":"a","id":"b"}')
     with pytest.raises(ValueError, match="duplicate key 'x'"):
         loads_strict('{"value":{"x":1,"x":1}}')
+
+
+def test_a_byte_order_mark_is_named_as_json_loads_names_it() -> None:
+    with pytest.raises(ValueError, match="BOM"):
+        loads_strict('\ufeff{"id":"a"}')
+
+
+@settings(max_examples=200, deadline=None)
+@given(valid_entries())
+def test_an_importer_draft_reads_as_the_checking_copy_reads_it(wire: Wire) -> None:
+    """``parse_fresh_entry`` skips the copy, never a rule: same entry, or the same error."""
+    assert parse_fresh_entry(copy.deepcopy(wire)) == parse_session_entry(wire)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda w: w["message"]["content"][1]["arguments"].update(n=2**53),
+        lambda w: w["message"]["content"][1]["arguments"].update(n=math.inf),
+        lambda w: w["message"]["content"][1].update(arguments=nested(64)),
+        lambda w: w["message"].update(timestamp=math.nan),
+        lambda w: w["message"]["content"][0].pop("type"),
+        lambda w: w.update(type="compaction"),
+    ],
+    ids=["unsafe int", "infinity", "too deep", "nan timestamp", "no block type", "compaction"],
+)
+def test_an_importer_draft_is_refused_as_the_checking_copy_refuses_it(
+    change: Callable[[Wire], Any],
+) -> None:
+    wire = fixture_wire()["calls"]
+    change(wire)
+    with pytest.raises(SessionEntryError) as fresh:
+        parse_fresh_entry(copy.deepcopy(wire))
+    assert str(fresh.value) == rejected(wire)
+
+
+def nested(depth: int) -> Any:
+    value: Any = "leaf"
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def test_nesting_up_to_the_limit_is_accepted_without_the_copy() -> None:
+    wire = fixture_wire()["calls"]
+    wire["message"]["content"][1]["arguments"] = nested(60)  # 4 levels above it: 64 in all
+    assert parse_fresh_entry(copy.deepcopy(wire)) == parse_session_entry(wire)
+
+
+def test_require_session_entries_says_which_kinds_it_saw() -> None:
+    entries = chapter_fixture_after_compaction()
+    assert require_session_entries(entries) == {MessageEntry, CompactionEntry}
+    with pytest.raises(SessionEntryError, match="item 1 of the path is a dict"):
+        require_session_entries([entries[0], entries[1].to_wire()])
 
 
 @pytest.mark.parametrize(

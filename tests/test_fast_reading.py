@@ -18,7 +18,17 @@ from test_conformance import valid_entries
 
 from course_lib import CourseError, SessionEntryError, chapter_fixture_after_compaction
 from course_lib.entries import parse_entry_line, parse_session_entry
-from course_lib.wire import dumps_line, loads_strict
+from course_lib.wire import JsonLimits, dumps_line, loads_strict, strings_in_json_text
+
+# JSON values whose strings are full of quotes and backslashes, the characters counted.
+JSON_TREES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(alphabet='ab"\\\\ :{}[],', max_size=12),
+    lambda children: (
+        st.lists(children, max_size=4)
+        | st.dictionaries(st.text(alphabet='k"\\\\', max_size=4), children, max_size=4)
+    ),
+    max_leaves=20,
+)
 
 
 def careful(line: str) -> Any:
@@ -120,6 +130,20 @@ FIXTURE_LINES = [
         ("an escaped quote before a colon", lambda line: line.replace('"context.ts"', '"a\\":b"')),
         ("white space before a colon", lambda line: line.replace('"path":', '"path" :')),
         ("a string that starts with a colon", lambda line: line.replace('"context.ts"', '":x"')),
+        (
+            "a key written twice beside escaped quotes",
+            lambda line: line.replace(
+                '{"path":"context.ts"}', '{"path":"a\\"b","path":"c\\\\\\"d"}'
+            ),
+        ),
+        (
+            "arguments nested up to the depth limit",
+            lambda line: line.replace('{"path":"context.ts"}', "[" * 60 + "]" * 60),
+        ),
+        (
+            "arguments nested one level too deep",
+            lambda line: line.replace('{"path":"context.ts"}', "[" * 61 + "]" * 61),
+        ),
     ],
 )
 def test_lines_the_fast_parser_alone_would_misjudge(case: str, edit: Any) -> None:
@@ -156,3 +180,73 @@ def test_a_compaction_always_crosses_the_lab_11_1_parser(monkeypatch: pytest.Mon
     compaction = next(line for line in FIXTURE_LINES if '"type":"compaction"' in line)
     parse_entry_line(compaction)
     assert seen == ["session entry compact-1"]
+
+
+def test_plain_lines_never_need_the_careful_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fast path is taken, not merely tried: with the careful reader gone, plain lines still read."""
+    import course_lib.entries as entries
+
+    expected = {line: careful(line) for line in FIXTURE_LINES}
+
+    def no_careful_reading(text: str, limits: Any = None) -> Any:
+        raise AssertionError(f"careful path taken for {text[:60]}")
+
+    monkeypatch.setattr(entries, "loads_strict", no_careful_reading)
+    for line in FIXTURE_LINES:
+        if '"type":"compaction"' in line:
+            continue  # a compaction always crosses Lab 11.1's parser
+        assert parse_entry_line(line) == expected[line]
+        escaped = line.replace('"text":"', '"text":"say \\"hi\\" ', 1)
+        if escaped != line:  # escaped quotes are counted, not a reason for doubt
+            assert parse_entry_line(escaped).to_wire() != expected[line].to_wire()
+
+
+@pytest.mark.parametrize(
+    "limits",
+    [JsonLimits(max_containers=3), JsonLimits(max_depth=3), JsonLimits(max_depth=5)],
+    ids=["3 containers", "depth 3", "depth 5"],
+)
+def test_custom_limits_hold_on_the_fast_path(limits: JsonLimits) -> None:
+    calls = next(line for line in FIXTURE_LINES if '"id":"calls"' in line)
+    fast = outcome(lambda text: parse_entry_line(text, limits), calls)
+    assert fast == outcome(lambda text: parse_session_entry(loads_strict(text, limits)), calls)
+    assert fast[0] == ("entry" if limits.max_depth == 5 else "error")
+
+
+@settings(max_examples=300, deadline=None)
+@given(JSON_TREES)
+def test_strings_in_json_text_counts_exactly(value: Any) -> None:
+    text = json.dumps(value, ensure_ascii=False)
+    counted = strings_in_json_text(text)
+    assert counted in (None, _strings(value))
+    if "\\" * 8 not in text:
+        assert counted == _strings(value)
+
+
+def _strings(value: Any) -> int:
+    if isinstance(value, str):
+        return 1
+    if isinstance(value, dict):
+        return len(value) + sum(_strings(item) for item in value.values())
+    if isinstance(value, list):
+        return sum(_strings(item) for item in value)
+    return 0
+
+
+def test_a_long_run_of_backslashes_is_left_to_the_careful_path() -> None:
+    # Three backslashes and a quote are written as seven backslashes and a quote: still counted.
+    assert strings_in_json_text(json.dumps("\\" * 3 + '"')) == 1
+    assert strings_in_json_text(json.dumps("\\" * 4 + '"')) is None  # nine: too costly to say
+    line = dumps_line(parse_session_entry(metadata_with("\\" * 4 + '"')).to_wire()).rstrip()
+    assert parse_entry_line(line) == careful(line)  # the careful path decides instead
+
+
+def metadata_with(text: str) -> dict[str, Any]:
+    return {
+        "id": "m",
+        "parentId": None,
+        "timestamp": 1,
+        "type": "metadata",
+        "key": "k",
+        "value": text,
+    }

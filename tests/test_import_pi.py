@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
 
 from course_lib import (
     AssistantMessage,
@@ -777,3 +778,77 @@ def test_the_build_context_benchmark_measures_every_figure(monkeypatch: pytest.M
     assert all(math.isfinite(f.ratio) and f.ratio > 0 for f in figures)
     table = bench.render(figures)
     assert table.count("x  ") == len(figures)
+
+
+# --- entries take over their drafts' values: nothing is shared ----------------------------
+
+
+def _containers(value: Any) -> list[Any]:
+    """Every model, list and dict reachable from ``value``, once per place it is reached."""
+    found: list[Any] = []
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, BaseModel):
+            found.append(item)
+            pending.extend(getattr(item, name) for name in type(item).model_fields)
+        elif isinstance(item, list | dict):
+            found.append(item)
+            pending.extend(item.values() if isinstance(item, dict) else item)
+    return found
+
+
+@pytest.mark.parametrize("source", [SAMPLE, PI_DATA / "v3-tree.jsonl"], ids=["v1 sample", "v3"])
+def test_imported_entries_share_no_object_with_each_other(source: Path) -> None:
+    """Entries are validated without a checking copy, so no list, dict or model may be reached twice.
+
+    The drafts are built fresh from each line's parsed JSON; were two of them to share a
+    value (one record's arguments in two entries, one details dict in two synthetic
+    results), changing one entry would change another.
+    """
+    imported = import_pi_session(source)
+    reached = _containers(imported.entries)
+    assert len({id(item) for item in reached}) == len(reached)
+    assert any(isinstance(item, dict) for item in reached)  # free JSON values were walked too
+
+
+def test_changing_an_imported_entry_changes_no_other_import() -> None:
+    text = pi_text(header(), v1(user("go")), v1(assistant(call("c1"), call("c2"), stop="toolUse")))
+    first, second = import_pi_text(text), import_pi_text(text)
+    calls = by_id(first.entries)["L0003"].message.content
+    calls[0].arguments["command"] = "rm -rf"
+    synthetic = [e for e in first.entries if e.id.endswith(".result")]
+    assert len(synthetic) == 2
+    synthetic[0].message.details["changed"] = True
+    assert "changed" not in synthetic[1].message.details
+    assert by_id(second.entries)["L0003"].message.content[0].arguments == {"command": "ls"}
+    assert second.entries == import_pi_text(text).entries
+
+
+def test_a_lone_surrogate_in_a_text_is_still_named() -> None:
+    """Text (unlike bytes) may hold a raw lone surrogate: the checking copy still finds it."""
+    text = pi_text(header(), v1(user("go")))
+    bad = text.replace('"go"', '"g\ud800o"')
+    with pytest.raises(PiImportError, match=r"^line 2: session entry L0002: .*lone surrogate"):
+        import_pi_text(bad)
+
+
+def test_the_first_problem_in_the_file_is_the_one_reported() -> None:
+    """Lines are read, converted and let go one at a time: the earliest broken line is named."""
+    text = pi_text(header(), v1(assistant(stop="weird"))) + "{not json\n"
+    with pytest.raises(PiImportError, match=r"^line 2: assistant stopReason 'weird'"):
+        import_pi_text(text)
+
+
+def test_lines_are_let_go_as_they_are_read() -> None:
+    from course_lib.importers._pi_read import split_pi_bytes, take_records
+
+    data = pi_text(header(), v1(user("a")), v1(user("b"))).encode() + b"\n  \n"
+    committed = split_pi_bytes(data)
+    assert (committed.count, committed.last_record_line, committed.tail_line) == (5, 3, None)
+    records = take_records(committed)
+    first = next(records)
+    assert (first.line, first.index, first.record["type"]) == (1, 0, "session")
+    assert len(committed.lines) == 4  # the header's line is no longer held
+    assert [r.line for r in records] == [2, 3]
+    assert committed.lines == []

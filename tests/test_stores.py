@@ -289,6 +289,18 @@ def test_an_invalid_committed_line_names_its_line(bad_line: str, words: list[str
         assert word in str(caught.value)
 
 
+def test_the_first_bad_line_is_named_even_when_only_counting_finds_it(tmp_path: Path) -> None:
+    """A key given twice parses fine on the fast path; the count catches it before line 3 is read."""
+    lines = lines_of(chapter_fixture())
+    doubled = lines[1].replace('"timestamp":', '"timestamp":0,"timestamp":', 1)
+    orphan = lines[2].replace('"parentId":"u1"', '"parentId":"nowhere"')
+    assert doubled != lines[1] and orphan != lines[2]
+    file = tmp_path / "session.jsonl"
+    file.write_text(lines[0] + doubled + orphan, encoding="utf-8")
+    with pytest.raises(SessionFileError, match=r"^line 2: .*duplicate key 'timestamp'"):
+        JsonlSessionStore.open(file)
+
+
 def test_an_invalid_line_stops_open_and_leaves_the_file_alone(tmp_path: Path) -> None:
     file = tmp_path / "session.jsonl"
     lines = lines_of(chapter_fixture())

@@ -146,6 +146,13 @@ class NoteLog:
         entry.count += 1
         entry.last_line = line
 
+    def aggregate_each(
+        self, kind: str, subjects: tuple[str, ...], line: int | None, entry_id: str | None
+    ) -> None:
+        """``aggregate`` for each of ``subjects``, in order (one call for a record's drops)."""
+        for subject in subjects:
+            self.aggregate(kind, subject, line, entry_id)
+
     def finish(self) -> list[ImportNote]:
         """All notes: specific ones in order, then one per aggregated subject."""
         aggregated = [

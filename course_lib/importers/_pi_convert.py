@@ -55,6 +55,7 @@ _STOP_REASON_ALIASES = {
     "maxTokens": "length",
 }
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_ONE_MILLISECOND = timedelta(milliseconds=1)
 
 
 @dataclass(frozen=True)
@@ -111,7 +112,7 @@ def iso_to_millis(value: Any, *, line: int, entry_id: str, notes: NoteLog) -> in
             entry_id,
         )
         moment = moment.replace(tzinfo=UTC)
-    return (moment - _EPOCH) // timedelta(milliseconds=1)
+    return (moment - _EPOCH) // _ONE_MILLISECOND
 
 
 def image_placeholder(block: dict[str, Any]) -> str:
@@ -183,6 +184,9 @@ class Converter:
 
     def __init__(self, notes: NoteLog) -> None:
         self.notes = notes
+        # (subject, the keys of a value) -> the notes' subjects for its dropped keys: most
+        # records of a file have the same keys, so each set is worked out once.
+        self._dropped: dict[tuple[str, ...], tuple[str, ...]] = {}
 
     # --- shared helpers -------------------------------------------------------
 
@@ -190,9 +194,13 @@ class Converter:
         self, value: dict[str, Any], used: tuple[str, ...], subject: str, line: int, entry_id: str
     ) -> None:
         """Note (aggregated) every field of ``value`` the course schema has no place for."""
-        for key in value:
-            if key not in used:
-                self.notes.aggregate(NoteKind.FIELD_DROPPED, f"{subject} '{key}'", line, entry_id)
+        keys = (subject, *value)
+        dropped = self._dropped.get(keys)
+        if dropped is None:
+            dropped = tuple(f"{subject} '{key}'" for key in value if key not in used)
+            self._dropped[keys] = dropped
+        if dropped:
+            self.notes.aggregate_each(NoteKind.FIELD_DROPPED, dropped, line, entry_id)
 
     def _string(self, value: dict[str, Any], key: str, where: str, line: int) -> str:
         """A required id or name: blank would break pairing, so it is an error, not a guess."""

@@ -12,23 +12,30 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..text_rules import is_blank
 from ..wire import loads_strict
 from ._base import PiImportError
 
-__all__ = ["RawFile", "RawRecord", "decode_pi_bytes", "read_pi_records", "read_regular_file"]
+__all__ = [
+    "CommittedLines",
+    "RawRecord",
+    "read_regular_file",
+    "split_pi_bytes",
+    "split_pi_text",
+    "take_records",
+]
 
 # Read-only; O_NONBLOCK keeps a FIFO from hanging the open, O_BINARY stops Windows
 # from translating newlines.
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
 
 
-@dataclass(frozen=True)
-class RawRecord:
+class RawRecord(NamedTuple):
     """One committed, non-blank line: its physical line number, its index and its JSON."""
 
     line: int  # 1-based physical line (blank lines counted)
@@ -36,13 +43,23 @@ class RawRecord:
     record: dict[str, Any]
 
 
-@dataclass(frozen=True)
-class RawFile:
-    """The committed records of a file, and the unterminated tail that was left out."""
+@dataclass
+class CommittedLines:
+    """A file's committed lines, not yet decoded or parsed, and the tail that was left out.
 
-    records: list[RawRecord]
-    tail_line: int | None  # line number of an ignored unterminated tail
-    tail_chars: int
+    Why not parsed yet: ``take_records`` reads them one at a time and lets each
+    line go once read, so a file's text never sits in memory beside its records.
+    """
+
+    lines: list[bytes] | list[str]  # in file order; emptied by ``take_records``
+    count: int  # how many committed lines there were, blank ones included
+    tail_chars: int  # characters of a non-blank unterminated tail (0: none)
+    last_record_line: int  # the last non-blank committed line (0: none)
+
+    @property
+    def tail_line(self) -> int | None:
+        """The line number of an ignored unterminated tail, if there is one."""
+        return self.count + 1 if self.tail_chars else None
 
 
 def read_regular_file(path: Path) -> bytes:
@@ -58,20 +75,61 @@ def read_regular_file(path: Path) -> bytes:
         return handle.read()
 
 
-def decode_pi_bytes(data: bytes) -> str:
-    """UTF-8 text of a file's committed lines; a bad byte there is an error naming its line.
+def split_pi_bytes(data: bytes) -> CommittedLines:
+    """The committed lines of a file's bytes; only they must be valid UTF-8 (checked per line).
 
-    Only the bytes up to the last newline must be valid: a torn tail may stop
-    inside a character (a newline byte never occurs inside one), so it is
-    decoded leniently, with U+FFFD for the cut character, and later left out.
+    A torn tail may stop inside a character (a newline byte never occurs inside
+    one), so it is decoded leniently, with U+FFFD for the cut character, and
+    only measured.
     """
-    committed = data.rfind(b"\n") + 1
+    lines = data.split(b"\n")
+    tail = lines.pop().decode("utf-8", errors="replace")
+    return _committed(lines, tail)
+
+
+def split_pi_text(text: str) -> CommittedLines:
+    """The committed lines of a file's text (see ``split_pi_bytes``)."""
+    lines = text.split("\n")
+    tail = lines.pop()
+    return _committed(lines, tail)
+
+
+def _committed(lines: list[bytes] | list[str], tail: str) -> CommittedLines:
+    last = len(lines)
+    while last and is_blank(_lenient(lines[last - 1])):
+        last -= 1
+    return CommittedLines(lines, len(lines), 0 if is_blank(tail) else len(tail), last)
+
+
+def _lenient(line: bytes | str) -> str:
+    return line if isinstance(line, str) else line.decode("utf-8", errors="replace")
+
+
+def take_records(committed: CommittedLines) -> Iterator[RawRecord]:
+    """Decode and parse the committed lines in order, skipping blank ones, releasing each line.
+
+    A line that is not valid UTF-8 or not a JSON object with a string ``type``
+    is an error naming it, raised when the reading reaches it.
+    """
+    lines = committed.lines
+    lines.reverse()  # popped from the end: each line is released as soon as it is read
+    number = index = 0
+    while lines:
+        raw = lines.pop()
+        number += 1
+        text = raw if isinstance(raw, str) else _decode(raw, number)
+        if text[:1] != "{" and is_blank(text):  # a line starting with a brace is never blank
+            continue
+        yield RawRecord(number, index, _parse_line(text, number))
+        index += 1
+
+
+def _decode(raw: bytes, number: int) -> str:
+    """One committed line: a newline committed its bytes, so they must be valid UTF-8."""
     try:
-        text = data[:committed].decode("utf-8")
+        return raw.decode("utf-8")
     except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
-        raise PiImportError("not valid UTF-8", line=line) from error
-    return text + data[committed:].decode("utf-8", errors="replace")
+        raise PiImportError("not valid UTF-8", line=number) from error
 
 
 def _parse_line(text: str, number: int) -> dict[str, Any]:
@@ -90,19 +148,3 @@ def _parse_line(text: str, number: int) -> dict[str, Any]:
     if not isinstance(value.get("type"), str):
         raise PiImportError("entry has no string 'type'", line=number)
     return value
-
-
-def read_pi_records(text: str) -> RawFile:
-    """Split ``text`` into committed records; blank lines are skipped, the tail is left out."""
-    *committed, tail = text.split("\n")
-    records: list[RawRecord] = []
-    for number, line in enumerate(committed, start=1):
-        if is_blank(line):
-            continue
-        records.append(RawRecord(line=number, index=len(records), record=_parse_line(line, number)))
-    has_tail = not is_blank(tail)
-    return RawFile(
-        records=records,
-        tail_line=len(committed) + 1 if has_tail else None,
-        tail_chars=len(tail) if has_tail else 0,
-    )

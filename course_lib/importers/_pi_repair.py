@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from ._base import NoteKind, NoteLog, PiImportError, PiMissingResultError
 from ._pi_convert import Draft
@@ -55,8 +55,9 @@ Edge = tuple[str | None, str | None]
 """(parent id, child id): a place between two entries; child ``None`` = after a branch's end."""
 
 
-@dataclass(frozen=True)
-class _Call:
+class _Call(NamedTuple):
+    """A tool call as the walk meets it (a named tuple: one is made for every call of a file)."""
+
     call_id: str
     name: str
     entry_id: str
@@ -567,13 +568,16 @@ def resolve_first_kept(
     the tree depth first; results are applied in file order, so the first
     problem reported is the first in the file.
     """
+    compactions = [draft for draft in drafts if draft.first_kept is not None]
+    if not compactions:
+        return  # most sessions: no walk needed
     outcomes: dict[str, _Kept | PiImportError] = {}
     for compaction, path in _paths_to_compactions(drafts):
         try:
             outcomes[compaction.id] = _resolve(compaction, path, index_ids, header_id)
         except PiImportError as error:
             outcomes[compaction.id] = error
-    for compaction in (d for d in drafts if d.first_kept is not None):
+    for compaction in compactions:
         outcome = outcomes[compaction.id]
         if isinstance(outcome, PiImportError):
             raise outcome

@@ -27,13 +27,15 @@ timestamps are already milliseconds and are kept.
 from __future__ import annotations
 
 import os
+import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
 from typing import Any, get_args
 
-from ..entries import SessionEntry, parse_session_entry
+from ..entries import SessionEntry, parse_fresh_entry, parse_session_entry
 from ..errors import SessionEntryError
 from ..stores import path_to
 from ..text_rules import is_blank
@@ -47,7 +49,14 @@ from ._base import (
     shown,
 )
 from ._pi_convert import Converter, Draft
-from ._pi_read import RawFile, RawRecord, decode_pi_bytes, read_pi_records, read_regular_file
+from ._pi_read import (
+    CommittedLines,
+    RawRecord,
+    read_regular_file,
+    split_pi_bytes,
+    split_pi_text,
+    take_records,
+)
 from ._pi_repair import MissingResultPolicy, repair_tree, resolve_first_kept
 
 __all__ = [
@@ -65,6 +74,7 @@ __all__ = [
 ]
 
 SUPPORTED_VERSIONS = (1, 2, 3)
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 Progress = Callable[[int, int], None]
 """Called as ``progress(done, total)`` while entries are built (for a progress bar)."""
@@ -113,10 +123,10 @@ def import_pi_session(
     """Read the pi session file at ``path`` (read-only) and import it (see ``import_pi_text``)."""
     file = Path(path)
     try:
-        data = read_regular_file(file)
+        committed = split_pi_bytes(read_regular_file(file))  # the bytes are let go at once
     except OSError as error:
         raise PiImportError(f"cannot read {file.name}: {error.strerror or error}") from None
-    return import_pi_bytes(data, on_missing_result=on_missing_result, progress=progress)
+    return _import(committed, on_missing_result, progress, careful=False)
 
 
 def import_pi_bytes(
@@ -126,9 +136,7 @@ def import_pi_bytes(
     progress: Progress | None = None,
 ) -> ImportResult:
     """Import the bytes of a pi session file; only committed lines must be valid UTF-8."""
-    return import_pi_text(
-        decode_pi_bytes(data), on_missing_result=on_missing_result, progress=progress
-    )
+    return _import(split_pi_bytes(data), on_missing_result, progress, careful=False)
 
 
 def import_pi_text(
@@ -138,43 +146,58 @@ def import_pi_text(
     progress: Progress | None = None,
 ) -> ImportResult:
     """Import the text of a pi session file; pure, so tests can build files in memory."""
+    # Decoded bytes never hold a lone surrogate; a text may, and then every entry
+    # takes the checking copy, which names the field that holds it.
+    careful = not text.isascii() and _SURROGATE.search(text) is not None
+    return _import(split_pi_text(text), on_missing_result, progress, careful=careful)
+
+
+def _import(
+    committed: CommittedLines,
+    on_missing_result: MissingResultPolicy,
+    progress: Progress | None,
+    *,
+    careful: bool,
+) -> ImportResult:
+    """Read, convert, repair and validate, holding only what the next step needs.
+
+    The lines are released as they are read and the drafts as they become
+    entries, so the import never holds a file's text, its records and its
+    entries at once.
+    """
     if on_missing_result not in get_args(MissingResultPolicy):
         raise PiImportError(
             f"on_missing_result must be 'repair', 'drop' or 'error', got {on_missing_result!r}"
         )
-    raw = read_pi_records(text)
     notes = NoteLog()
-    if raw.tail_line is not None:
+    if committed.tail_line is not None:
         notes.add(
             NoteKind.UNTERMINATED_TAIL,
-            raw.tail_line,
+            committed.tail_line,
             None,
-            f"the last line ({raw.tail_chars:,} characters) has no newline: a write that never "
-            "committed, left out as Chapter 10 reads files",
+            f"the last line ({committed.tail_chars:,} characters) has no newline: a write that "
+            "never committed, left out as Chapter 10 reads files",
         )
-    version = _header_version(raw)
-    drafts, index_ids = _build_drafts(raw, version, notes, progress)
-    outcome = repair_tree(drafts, drafts[-1].id, on_missing_result, notes)
-    resolve_first_kept(outcome.drafts, index_ids, drafts[0].id, notes)
-    entries = _parse_drafts(outcome.drafts, len(raw.records), progress)
+    built = _build_drafts(committed, notes, progress)
+    header_id, leaf_id = built.drafts[0].id, built.drafts[-1].id
+    outcome = repair_tree(built.drafts, leaf_id, on_missing_result, notes)
+    built.drafts.clear()  # the repaired list holds them now
+    resolve_first_kept(outcome.drafts, built.index_ids, header_id, notes)
+    entries = _parse_drafts(outcome.drafts, built.source.records, progress, careful=careful)
     return ImportResult(
-        entries=entries,
-        leaf_id=outcome.leaf_id,
-        notes=notes.finish(),
-        source=_source(raw, version),
+        entries=entries, leaf_id=outcome.leaf_id, notes=notes.finish(), source=built.source
     )
 
 
-def _header_version(raw: RawFile) -> int:
+def _header_version(header: RawRecord | None, committed: CommittedLines) -> int:
     """The format version from the header (no version = v1); anything else is an error."""
-    if not raw.records:
+    if header is None:
         torn = (
-            f" (line {raw.tail_line} has no newline, so it never committed)"
-            if raw.tail_line
+            f" (line {committed.tail_line} has no newline, so it never committed)"
+            if committed.tail_line
             else ""
         )
         raise PiImportError(f"no committed line: not a pi session file (no header){torn}")
-    header = raw.records[0]
     if not is_pi_session_header(header.record):
         raise PiImportError(
             f"the first entry has type {shown(header.record['type'])}, not a pi 'session' header",
@@ -194,97 +217,125 @@ def _line_id(line: int, width: int) -> str:
     return f"L{line:0{width}d}"
 
 
-def _tree_ids(records: list[RawRecord], width: int, notes: NoteLog) -> list[tuple[str, str | None]]:
-    """(id, parent id) per record of a v2/v3 file; roots hang under the header."""
-    header_id = _line_id(records[0].line, width)
-    pairs: list[tuple[str, str | None]] = [(header_id, None)]
-    seen = {header_id}
-    for raw in records[1:]:
+class _TreeIds:
+    """(id, parent id) of each record of a v2/v3 file, in order; roots hang under the header."""
+
+    def __init__(self, header_id: str, notes: NoteLog) -> None:
+        self.header_id = header_id
+        self.seen = {header_id}
+        self.notes = notes
+
+    def next(self, raw: RawRecord) -> tuple[str, str]:
+        """The course id and parent of the record after the ones seen so far."""
         entry_id, parent = raw.record.get("id"), raw.record.get("parentId")
         if not isinstance(entry_id, str) or is_blank(entry_id):
             raise PiImportError(
                 f"entry id must be a non-blank string, got {shown(entry_id)}", line=raw.line
             )
-        if entry_id in seen:
+        if entry_id in self.seen:
             raise PiImportError(f"duplicate entry id {entry_id!r}", line=raw.line)
         if parent is None:
-            parent = header_id
-            notes.add(
+            parent = self.header_id
+            self.notes.add(
                 NoteKind.ROOT_REPARENTED,
                 raw.line,
                 entry_id,
-                f"a root entry of the pi tree: hung under the header entry {header_id}",
+                f"a root entry of the pi tree: hung under the header entry {self.header_id}",
             )
-        elif not isinstance(parent, str) or parent not in seen:
+        elif not isinstance(parent, str) or parent not in self.seen:
             raise PiImportError(
                 f"entry {entry_id}: parent {shown(parent)} does not appear on an earlier line",
                 line=raw.line,
             )
-        seen.add(entry_id)
-        pairs.append((entry_id, parent))
-    return pairs
+        self.seen.add(entry_id)
+        return entry_id, parent
 
 
-def _build_drafts(
-    raw: RawFile, version: int, notes: NoteLog, progress: Progress | None
-) -> tuple[list[Draft], dict[int, str]]:
-    """One draft per record, with course ids and parents; also pi's record index -> course id."""
-    records = raw.records
-    width = max(4, len(str(records[-1].line)))
-    if version == 1:
-        ids = [_line_id(r.line, width) for r in records]
-        pairs = list(zip(ids, [None, *ids[:-1]], strict=True))
-    else:
-        pairs = _tree_ids(records, width, notes)
+@dataclass
+class _Built:
+    """The drafts of a file, pi's record index -> course id, and what the file held."""
+
+    drafts: list[Draft]
+    index_ids: dict[int, str]
+    source: PiSource
+
+
+def _build_drafts(committed: CommittedLines, notes: NoteLog, progress: Progress | None) -> _Built:
+    """One draft per record, with course ids and parents, reading the lines one at a time.
+
+    The records themselves are not kept: each becomes its draft and is let go.
+    Notes about re-parented roots come first, as if the ids were read in a pass of their own.
+    """
+    width = max(4, len(str(committed.last_record_line)))
+    records = take_records(committed)
+    header = next(records, None)
+    version = _header_version(header, committed)
+    assert header is not None
+    header_id = _line_id(header.line, width)
+    tree_notes = NoteLog()
+    tree = _TreeIds(header_id, tree_notes) if version != 1 else None
     converter = Converter(notes)
     drafts: list[Draft] = []
-    total = 2 * len(records)
-    for position, (record, (entry_id, parent_id)) in enumerate(zip(records, pairs, strict=True)):
+    index_ids: dict[int, str] = {}
+    types: Counter[str] = Counter()
+    roles: Counter[str] = Counter()
+    total = 2 * committed.count  # blank lines included: an estimate until all are read
+    entry_id, parent_id = header_id, None
+    before = len(notes.notes)
+    for raw in chain((header,), records):
+        if raw is not header:
+            if tree is None:
+                entry_id, parent_id = _line_id(raw.line, width), entry_id
+            else:
+                entry_id, parent_id = tree.next(raw)
+        record = raw.record
         drafts.append(
-            converter.convert(
-                record.record, line=record.line, entry_id=entry_id, parent_id=parent_id
-            )
+            converter.convert(record, line=raw.line, entry_id=entry_id, parent_id=parent_id)
         )
-        if progress is not None and position % 100 == 0:
-            progress(position, total)
-    return drafts, {record.index: pair[0] for record, pair in zip(records, pairs, strict=True)}
+        index_ids[raw.index] = entry_id
+        kind = record["type"]
+        types[kind] += 1
+        if kind == "message" and isinstance(record.get("message"), dict):
+            roles[record["message"]["role"]] += 1  # converted, so a string
+        if progress is not None and raw.index % 100 == 0:
+            progress(raw.index, total)
+    notes.notes[before:before] = tree_notes.notes
+    session_id = header.record.get("id")
+    source = PiSource(
+        version=version,
+        session_id=session_id if isinstance(session_id, str) else None,
+        records=len(drafts),
+        entry_counts=dict(types.most_common()),
+        role_counts=dict(roles.most_common()),
+    )
+    return _Built(drafts, index_ids, source)
 
 
 def _parse_drafts(
-    drafts: list[Draft], records: int, progress: Progress | None
+    drafts: list[Draft], records: int, progress: Progress | None, *, careful: bool
 ) -> list[SessionEntry]:
     """Every draft crosses the course boundary; a refusal names the pi line.
 
-    Progress continues from the build phase: ``records`` steps each, ``2 * records`` in all.
+    The drafts were built fresh from parsed JSON and share no list or dict, so
+    each entry takes over its draft's values instead of copying them (unless
+    ``careful``); the list is emptied as they become entries. Progress
+    continues from the build phase: ``records`` steps each, ``2 * records`` in all.
     """
+    parse = parse_session_entry if careful else parse_fresh_entry
     entries: list[SessionEntry] = []
-    for position, draft in enumerate(drafts):
+    count = len(drafts)
+    drafts.reverse()  # popped from the end: each draft is let go once it is an entry
+    while drafts:
+        draft = drafts.pop()
         try:
-            entries.append(parse_session_entry(draft.wire))
+            entries.append(parse(draft.wire))
         except SessionEntryError as error:
             if draft.line is None:
                 raise PiImportError(f"an entry the importer added: {error}") from error
             raise PiImportError(str(error), line=draft.line) from error
+        position = len(entries) - 1
         if progress is not None and position % 100 == 0:
-            progress(records + position * records // len(drafts), 2 * records)
+            progress(records + position * records // count, 2 * records)
     if progress is not None:
         progress(2 * records, 2 * records)
     return entries
-
-
-def _source(raw: RawFile, version: int) -> PiSource:
-    """What the file held before mapping: version, session id, counts by type and role."""
-    records = [r.record for r in raw.records]
-    roles = Counter(
-        r["message"]["role"]
-        for r in records
-        if r["type"] == "message" and isinstance(r.get("message"), dict)
-    )
-    session_id = records[0].get("id")
-    return PiSource(
-        version=version,
-        session_id=session_id if isinstance(session_id, str) else None,
-        records=len(records),
-        entry_counts=dict(Counter(r["type"] for r in records).most_common()),
-        role_counts=dict(roles.most_common()),
-    )
