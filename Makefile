@@ -21,6 +21,7 @@ $(STAMP): pyproject.toml | $(BIN)/python
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy course_lib
 	$(BIN)/pytest --nbval --nbval-current-env tests notebooks
 
 # JupyterLab serves the repository root, so its file browser shows practice/ and its

@@ -1,6 +1,7 @@
 """Every notebook in a real browser: Run All, no error, explorers drawn and answering, charts in shape.
 
-For each notebook in ``notebooks/`` (found, not listed), JupyterLab opens it
+For each notebook in ``notebooks/`` and its Chinese edition in ``notebooks/zh/``
+(found, not listed), JupyterLab opens it
 in headless Chromium at 1280 px; collapsed answers must start hidden and open
 with a click; Run All must finish without an error or stderr output and draw
 every widget as controls; each explorer is moved by mouse and keyboard and
@@ -32,7 +33,17 @@ from lab_page import (
 )
 from playwright.sync_api import Locator, Page
 
-NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
+NOTEBOOKS = [
+    *sorted((REPO / "notebooks").glob("*.ipynb")),
+    *sorted((REPO / "notebooks" / "zh").glob("*.ipynb")),
+]
+"""Both editions: the English notebooks, then the Chinese ones (same names, in ``zh/``)."""
+
+
+def notebook_id(path: Path) -> str:
+    """``03-lab-11.3-budget-projection`` or ``zh/03-lab-11.3-budget-projection``."""
+    return path.relative_to(REPO / "notebooks").with_suffix("").as_posix()
+
 
 WIDGET_VIEW = '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.widget-view+json"]'
 
@@ -41,6 +52,7 @@ def test_the_notebooks_are_found() -> None:
     # The start page and the labs at least; a new notebook joins the run by itself.
     assert len(NOTEBOOKS) >= 8
     assert NOTEBOOKS[0].name == "00-start-here.ipynb"
+    assert REPO / "notebooks" / "zh" / "00-start-here.ipynb" in NOTEBOOKS
 
 
 def _prompt_problems(notebook: Locator, stored: StoredNotebook) -> list[str]:
@@ -101,11 +113,11 @@ def _explorer_problems(
     return problems
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=[path.stem for path in NOTEBOOKS])
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[notebook_id(path) for path in NOTEBOOKS])
 def test_notebook_in_the_browser(path: Path, page: Page, lab: LabServer, artifacts: Path) -> None:
     stored = StoredNotebook.read(path)
-    shots = artifacts / path.stem
-    notebook = open_notebook(page, lab, f"notebooks/{path.name}")
+    shots = artifacts / notebook_id(path)
+    notebook = open_notebook(page, lab, path.relative_to(REPO).as_posix())
     page.screenshot(path=str(shots / "opened.png"))
     # Collapsed answers: hidden as the notebook opens, shown by one click (before Run All,
     # which unfolds every output it runs).

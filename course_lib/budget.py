@@ -197,11 +197,12 @@ def _restored_suffix(
     position = {entry.id: index for index, entry in enumerate(active_path)}
     first_kept = compaction.first_kept_entry_id
     index = position.get(first_kept)
+    first = None if index is None else active_path[index]
     if (
         index is None
         or index > position[compaction.id]
-        or not isinstance(active_path[index], MessageEntry)
-        or not isinstance(active_path[index].message, UserMessage)
+        or not isinstance(first, MessageEntry)
+        or not isinstance(first.message, UserMessage)
     ):
         raise CompactionError(
             f"compaction {compaction.id}: first kept entry {first_kept!r} "
@@ -257,7 +258,7 @@ def _select_newest_groups(costs: list[Number], allowance: Number) -> tuple[int, 
         return 0, "within_budget"
     if costs[-1] > allowance:
         return len(costs) - 1, "single_group_overflow"
-    used = 0
+    used: Number = 0
     first = len(costs)
     while first > 0 and used + costs[first - 1] <= allowance:
         used += costs[first - 1]
@@ -320,7 +321,10 @@ def plan_budget(
     # ``_check_budget_number``. Return the ``BudgetPlan`` (groups hold the path's
     # own entries: nothing is copied to decide).
     # --- Lab 11.3 budget projection: begin ---
-    message_entries = [entry for entry in candidates if isinstance(entry, MessageEntry)]
+    if kinds == {MessageEntry}:  # a path of messages only: nothing to leave out
+        message_entries = candidates
+    else:
+        message_entries = [entry for entry in candidates if isinstance(entry, MessageEntry)]
     groups = split_interactions(message_entries)  # the path's own entries: nothing copied yet
     group_tokens = [_group_cost(estimate_tokens, group) for group in groups]
 

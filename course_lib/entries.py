@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, TypeAdapter, ValidationError
+from pydantic_core import ErrorDetails
 
 from .errors import SessionEntryError
 from .messages import AgentMessage, AssistantMessage, SystemMessage, ToolResultMessage, UserMessage
@@ -139,7 +140,7 @@ def _field_path(loc: tuple[str | int, ...]) -> tuple[str, str | int | None]:
     return ".".join(str(part) for part in parts), role
 
 
-def _problem(error: dict[str, Any], role: str | int | None) -> str:
+def _problem(error: ErrorDetails, role: str | int | None) -> str:
     kind = error["type"]
     if kind == "extra_forbidden":
         return "unknown field"
@@ -227,12 +228,15 @@ def parse_fresh_entry(value: dict[str, Any]) -> SessionEntry:
             pass
         else:
             if _free_json_is_plain(entry):
-                return entry  # type: ignore[return-value]
+                return entry
     return parse_session_entry(value)
 
 
 # A compaction always crosses Lab 11.1's parser.
-_FRESH_MODELS: dict[str, type[WireModel]] = {"message": MessageEntry, "metadata": MetadataEntry}
+_FRESH_MODELS: dict[str, type[MessageEntry] | type[MetadataEntry]] = {
+    "message": MessageEntry,
+    "metadata": MetadataEntry,
+}
 
 
 def _free_json_is_plain(entry: MessageEntry | MetadataEntry) -> bool:

@@ -22,7 +22,7 @@ from .errors import InteractionError
 __all__ = ["InteractionGroup", "group_interactions", "split_interactions"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class InteractionGroup:
     """One user interaction: its user message and every message up to the next one."""
 
@@ -110,10 +110,13 @@ class _OpenGroup:
         # --- Lab 11.2: end ---
 
 
-def _refuse_non_message(entry: object, entries: object) -> None:
-    """Say why ``entry`` cannot be grouped: another entry type, or not an entry object at all."""
+def _refuse_non_message(entry: object, entries: object) -> MessageEntry:
+    """Say why ``entry`` cannot be grouped: another entry type, or not an entry object at all.
+
+    A subclass of ``MessageEntry`` is still a message entry: it is returned as it is.
+    """
     if isinstance(entry, MessageEntry):
-        return  # a subclass of MessageEntry is still a message entry
+        return entry
     if isinstance(entry, MetadataEntry | CompactionEntry):
         raise InteractionError(
             f"entry {entry.id}: a {entry.type} entry is not a message; "
@@ -124,6 +127,7 @@ def _refuse_non_message(entry: object, entries: object) -> None:
     if isinstance(entries, Sequence):
         require_session_entries(entries)
     require_session_entries([entry])  # a one-pass iterable: refused without its position
+    raise AssertionError(f"{entry!r} passed the entry check without being a session entry")
 
 
 def split_interactions(entries: Sequence[SessionEntry]) -> list[InteractionGroup]:
@@ -151,7 +155,7 @@ def split_interactions(entries: Sequence[SessionEntry]) -> list[InteractionGroup
     current: _OpenGroup | None = None
     for entry in entries:
         if type(entry) is not MessageEntry:
-            _refuse_non_message(entry, entries)
+            entry = _refuse_non_message(entry, entries)
         role = entry.message.role
         if role == "user":
             if current is not None:

@@ -188,7 +188,9 @@ def assistant_message(
 
     ``timestamp`` must be given in ``fields``; a string becomes one text block.
     """
-    blocks = [text(content)] if isinstance(content, str) else list(content)
+    blocks: list[TextContent | ToolCall] = (
+        [text(content)] if isinstance(content, str) else list(content)
+    )
     fields.setdefault("provider", "course")
     fields.setdefault("model", "scripted")
     fields.setdefault("usage", Usage(input=0, output=0, total_tokens=0))

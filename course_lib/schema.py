@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import math
+from collections.abc import Callable
 from types import UnionType
 from typing import Annotated, Any, ClassVar, Literal, Self, Union, get_args, get_origin
 
@@ -186,7 +187,8 @@ class WireModel(BaseModel):
         models, and never shares a container between two fields, so a plain
         walk is a complete copy, several times faster than the generic one.
         """
-        return _copy_model(self)
+        copied: Self = _copy_model(self)  # a new object of this model's own type
+        return copied
 
     def to_wire(self) -> dict[str, Any]:
         """Return a fresh camelCase, JSON-ready dict in the course's key order."""
@@ -203,44 +205,54 @@ class WireModel(BaseModel):
 
 
 # A copy of a validated model needs no validation: it is made as ``model_construct``
-# makes one (a new object, its field values, its fields set), without checking.
+# makes one (a new object, its field values, its fields set), without checking. The
+# three slots are set through their descriptors, which skips ``__setattr__``'s lookup.
 _new_object = object.__new__
 _set_attribute = object.__setattr__
+_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+_COPIERS: dict[type, Callable[[Any], Any]] = {}
 
 
 def _copy_model(model: WireModel) -> Any:
+    """A complete copy of one validated model, by the copier made once for its type."""
     model_type = type(model)
-    fields = _CONTAINER_FIELDS.get(model_type)
-    if fields is None:
-        fields = _container_fields(model_type)
-    state = model.__dict__.copy()
-    for name in fields:
-        value = state[name]
-        if value is not None:
-            state[name] = _copy_value(value)
-    copied = _new_object(model_type)
-    _set_attribute(copied, "__dict__", state)
-    _set_attribute(copied, "__pydantic_fields_set__", model.__pydantic_fields_set__.copy())
-    _set_attribute(copied, "__pydantic_extra__", None)
-    _set_attribute(copied, "__pydantic_private__", None)
-    return copied
+    copier = _COPIERS.get(model_type)
+    if copier is None:
+        copier = _COPIERS[model_type] = _make_copier(model_type)
+    return copier(model)
 
 
-_SCALARS = (str, int, float, bool, type(None))
-_CONTAINER_FIELDS: dict[type, tuple[str, ...]] = {}
+def _make_copier(model_type: type[WireModel]) -> Callable[[Any], Any]:
+    """Copy a model of ``model_type``: its scalar fields are shared, the rest copied.
 
+    Which fields can hold a list, dict or model is read from the annotations
+    once per type, so a copy walks only those.
+    """
+    containers = tuple(
+        name
+        for name, info in model_type.model_fields.items()
+        if not _holds_only_scalars(info.annotation)
+    )
 
-def _container_fields(model_type: type[WireModel]) -> tuple[str, ...]:
-    """The fields whose values may hold a list, dict or model (the rest are shared as they are)."""
-    fields = _CONTAINER_FIELDS.get(model_type)
-    if fields is None:
-        fields = tuple(
-            name
-            for name, info in model_type.model_fields.items()
-            if not _holds_only_scalars(info.annotation)
-        )
-        _CONTAINER_FIELDS[model_type] = fields
-    return fields
+    def copy_one(model: Any) -> Any:
+        state = model.__dict__.copy()
+        for name in containers:
+            value = state[name]
+            if value is not None:
+                state[name] = _copy_value(value)
+        copied = _new_object(model_type)
+        _set_attribute(copied, "__dict__", state)
+        _set_fields_set(copied, set(model.__pydantic_fields_set__))
+        _set_extra(copied, None)
+        private = model.__pydantic_private__
+        _set_private(copied, None if private is None else dict(private))
+        return copied
+
+    return copy_one
 
 
 def _holds_only_scalars(annotation: Any) -> bool:
@@ -255,26 +267,27 @@ def _holds_only_scalars(annotation: Any) -> bool:
 
 
 def _copy_value(value: Any) -> Any:
+    """Copy a field value: lists, dicts and models are rebuilt, scalars shared."""
     kind = type(value)
-    if kind is list:  # most often a message's blocks: models, copied without a detour
-        return [
-            _copy_model(item)
-            if isinstance(item, WireModel)
-            else item
-            if type(item) in _SCALARS
-            else _copy_value(item)
-            for item in value
-        ]
-    if kind is dict:
-        return {
-            key: item if type(item) in _SCALARS else _copy_value(item)
-            for key, item in value.items()
-        }
     if kind in _SCALARS:
         return value
+    if kind is list:  # most often a message's blocks: models, each by its type's copier
+        return [_copy_item(item) for item in value]
+    if kind is dict:
+        return {key: _copy_item(item) for key, item in value.items()}
     if isinstance(value, WireModel):
         return _copy_model(value)
     return copy.deepcopy(value)  # not produced by validation; the generic copy is always right
+
+
+def _copy_item(item: Any) -> Any:
+    kind = type(item)
+    if kind in _SCALARS:
+        return item
+    copier = _COPIERS.get(kind)
+    if copier is not None:
+        return copier(item)
+    return _copy_value(item)
 
 
 def _to_wire_value(value: Any) -> Any:

@@ -452,7 +452,7 @@ class JsonlSessionStore:
                 return RepairResult(sidecar_path=sidecar, bytes_moved=len(tail))
 
     @contextmanager
-    def _locked_file(self, mode: str) -> Iterator[BinaryIO]:
+    def _locked_file(self, mode: Literal["a+b", "r+b"]) -> Iterator[BinaryIO]:
         """Hold the cross-process lock, then open the file: no cooperating writer runs meanwhile."""
         try:
             self._file_lock.acquire(timeout=LOCK_TIMEOUT_SECONDS)
@@ -543,12 +543,12 @@ def path_to(entries: Iterable[SessionEntry], leaf_id: str) -> list[SessionEntry]
     while current is not None:
         if current in seen:
             raise SessionStoreError(f"cycle in parent chain at entry {current!r}")
-        entry = by_id.get(current)
-        if entry is None:
+        step = by_id.get(current)
+        if step is None:
             raise SessionStoreError(f"entry {path[-1].id}: missing parent {current!r}")
         seen.add(current)
-        path.append(entry)
-        current = entry.parent_id
+        path.append(step)
+        current = step.parent_id
     return [parse_session_entry(entry) for entry in reversed(path)]
 
 

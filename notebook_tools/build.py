@@ -2,10 +2,16 @@
 
 Run from the repository root::
 
-    .venv/bin/python notebook_tools/build.py            # every notebook
+    .venv/bin/python notebook_tools/build.py            # every notebook, both editions
     .venv/bin/python notebook_tools/build.py 03 05      # only those whose name starts with 03 or 05
+    .venv/bin/python notebook_tools/build.py 01 --lang zh   # only the Chinese edition of 01
 
 The cells of each notebook live in ``notebook_tools/notebook_sources/`` as plain strings.
+Each notebook has two editions built from the same cells (``cells.edition``): English
+in ``notebooks/``, Chinese in ``notebooks/zh/`` under the same file name. A source
+gets its Chinese edition once it says ``TRANSLATED = True``; until then it is skipped
+with a note, and from then on a missing Chinese text fails the build, naming the
+source and the cell.
 For each notebook this script formats the code cells with ruff (CI runs
 ``ruff format --check``), executes every cell top to bottom in a fresh kernel
 whose working folder is ``notebooks/``, normalises what is not part of the
@@ -17,6 +23,7 @@ on every run.
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import subprocess
@@ -27,13 +34,44 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 from nbformat import NotebookNode
-from notebook_sources import NOTEBOOKS
-from notebook_sources.cells import HIDDEN_OUTPUTS, Cell
+from notebook_sources import CHINESE, NOTEBOOKS, source_file
+from notebook_sources.cells import (
+    HIDDEN_OUTPUTS,
+    LANGUAGES,
+    Cell,
+    Lang,
+    MissingTranslation,
+    edition,
+)
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 NOTEBOOKS_DIR = ROOT / "notebooks"
 """Where the notebooks a student opens are written; only they live there."""
+
+EDITION_DIRS: dict[Lang, Path] = {"en": NOTEBOOKS_DIR, "zh": NOTEBOOKS_DIR / "zh"}
+"""Each edition's folder: English at the top of ``notebooks/``, Chinese in ``notebooks/zh/``."""
+
+
+def stored_name(name: str, lang: Lang) -> str:
+    """An edition's path inside ``notebooks/``: ``01-....ipynb`` or ``zh/01-....ipynb``."""
+    return str(EDITION_DIRS[lang].relative_to(NOTEBOOKS_DIR) / name)
+
+
+def editions(name: str) -> list[Lang]:
+    """The editions a notebook has: English always, Chinese once its source is translated."""
+    return [lang for lang in LANGUAGES if lang == "en" or name in CHINESE]
+
+
+def edition_cells(name: str, lang: Lang) -> list[Cell]:
+    """A notebook's cells in ``lang``; a missing text names the source file and the cell."""
+    try:
+        return edition(NOTEBOOKS[name], lang)
+    except MissingTranslation as missing:
+        raise MissingTranslation(
+            [f"{source_file(name)} ({lang} edition of {name}), {p}" for p in missing.problems]
+        ) from None
+
 
 KERNELSPEC = {"display_name": "Python 3", "language": "python", "name": "python3"}
 LANGUAGE_INFO = {
@@ -102,8 +140,11 @@ def ruff_formatted(notebook: NotebookNode, name: str) -> NotebookNode:
     return notebook
 
 
-def execute(notebook: NotebookNode) -> NotebookNode:
-    """Run every cell in order in a fresh kernel started in ``notebooks/``; stop at any error."""
+def execute(notebook: NotebookNode, folder: Path = NOTEBOOKS_DIR) -> NotebookNode:
+    """Run every cell in order in a fresh kernel started in ``folder``; stop at any error.
+
+    ``folder`` is where the notebook is stored, as Jupyter and nbval start its kernel.
+    """
     client = NotebookClient(
         notebook,
         kernel_name=KERNELSPEC["name"],
@@ -111,7 +152,7 @@ def execute(notebook: NotebookNode) -> NotebookNode:
         allow_errors=False,
         record_timing=False,
         store_widget_state=False,
-        resources={"metadata": {"path": str(NOTEBOOKS_DIR)}},
+        resources={"metadata": {"path": str(folder)}},
     )
     client.execute()
     return notebook
@@ -210,36 +251,74 @@ def normalise(notebook: NotebookNode, cells: list[Cell]) -> NotebookNode:
     return notebook
 
 
-def build(name: str, cells: list[Cell]) -> float:
-    """Build one notebook and return how long its execution took, in seconds."""
-    notebook = ruff_formatted(new_notebook(cells), name)
+def build(name: str, lang: Lang = "en") -> float:
+    """Build one edition of a notebook and return how long its execution took, in seconds."""
+    cells = edition_cells(name, lang)
+    stored = stored_name(name, lang)
+    notebook = ruff_formatted(new_notebook(cells), stored)
+    folder = EDITION_DIRS[lang]
+    folder.mkdir(exist_ok=True)
     started = time.perf_counter()
-    execute(notebook)
+    execute(notebook, folder)
     seconds = time.perf_counter() - started
     normalise(notebook, cells)
     problems = hygiene_problems(notebook)
     if problems:
-        raise RuntimeError(f"{name}: " + "; ".join(problems))
+        raise RuntimeError(f"{stored}: " + "; ".join(problems))
     nbformat.validate(notebook)
-    nbformat.write(notebook, NOTEBOOKS_DIR / name)
+    nbformat.write(notebook, NOTEBOOKS_DIR / stored)
     return seconds
 
 
-def main(prefixes: list[str]) -> int:
-    selected = {
-        name: cells
-        for name, cells in NOTEBOOKS.items()
+def _arguments(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="build.py", description="Build, execute and store the workbook's notebooks."
+    )
+    parser.add_argument(
+        "prefixes", nargs="*", help="build only the notebooks whose name starts with one of these"
+    )
+    parser.add_argument("--lang", choices=LANGUAGES, help="build only this edition (default: both)")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str]) -> int:
+    arguments = _arguments(argv)
+    prefixes: list[str] = arguments.prefixes
+    selected = [
+        name
+        for name in NOTEBOOKS
         if not prefixes or any(name.startswith(prefix) for prefix in prefixes)
-    }
+    ]
     if not selected:
         print(f"no notebook starts with {' or '.join(prefixes)}", file=sys.stderr)
         return 2
+    wanted = [arguments.lang] if arguments.lang else list(LANGUAGES)
+    jobs: list[tuple[str, Lang]] = []
+    for name in selected:
+        for lang in wanted:
+            if lang in editions(name):
+                jobs.append((name, lang))
+            else:
+                print(
+                    f"note: no {lang} edition of {name} yet: "
+                    f"{source_file(name)} does not say TRANSLATED = True"
+                )
+    # Every missing text of every edition asked for, before a minute is spent executing.
+    missing = []
+    for name, lang in jobs:
+        try:
+            edition_cells(name, lang)
+        except MissingTranslation as error:
+            missing += error.problems
+    if missing:
+        print("missing translations:\n  " + "\n  ".join(missing), file=sys.stderr)
+        return 1
     total = 0.0
-    for name, cells in selected.items():
-        seconds = build(name, cells)
+    for name, lang in jobs:
+        seconds = build(name, lang)
         total += seconds
-        print(f"{name}: executed in {seconds:.1f} s")
-    print(f"{len(selected)} notebook(s) executed in {total:.1f} s")
+        print(f"{stored_name(name, lang)}: executed in {seconds:.1f} s")
+    print(f"{len(jobs)} notebook(s) executed in {total:.1f} s")
     return 0
 
 

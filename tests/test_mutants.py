@@ -493,8 +493,8 @@ MUTANTS = [
             "    if (\n"
             "        index is None\n"
             "        or index > position[compaction.id]\n"
-            "        or not isinstance(active_path[index], MessageEntry)\n"
-            "        or not isinstance(active_path[index].message, UserMessage)\n"
+            "        or not isinstance(first, MessageEntry)\n"
+            "        or not isinstance(first.message, UserMessage)\n"
             "    ):\n"
         ),
         new="    if index is None:\n",

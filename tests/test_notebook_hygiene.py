@@ -3,7 +3,10 @@
 nbval re-runs each notebook and compares outputs; these tests guard what it
 does not look at: that each notebook was rebuilt from its source in
 ``notebook_sources/`` after the last change, that no editor added metadata,
-and that every lab notebook ends the way the workbook promises.
+and that every lab notebook ends the way the workbook promises. Both editions
+are checked: ``notebooks/NN-name.ipynb`` and, for a translated source,
+``notebooks/zh/NN-name.ipynb`` (``tests/test_notebook_editions.py`` compares
+the two).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import nbformat
 import pytest
 
 from course_lib.track.exercises import EXERCISES, NOT_ANSWERED
+from course_lib.track.exercises_zh import NOT_ANSWERED_ZH
 
 ROOT = Path(__file__).resolve().parents[1]
 TOOLS = ROOT / "notebook_tools"
@@ -37,6 +41,10 @@ def _load_builder() -> ModuleType:
 
 builder = _load_builder()
 NAMES = list(builder.NOTEBOOKS)
+EDITIONS = [(name, lang) for name in NAMES for lang in builder.editions(name)]
+"""Every stored notebook as (file name, language): the English ones, then each Chinese one."""
+STORED = [builder.stored_name(name, lang) for name, lang in EDITIONS]
+"""The same, as paths inside ``notebooks/`` (``01-....ipynb``, ``zh/01-....ipynb``)."""
 LAB_NAMES = [name for name in NAMES if "-lab-11." in name]
 
 
@@ -54,15 +62,31 @@ PRACTICE_NAMES = [*LAB_ENDS, *(name for name in NAMES if "-transfer-" in name)]
 
 _cells = importlib.import_module("notebook_sources.cells")  # next to build.py, on its path now
 HIDDEN_OUTPUTS = _cells.HIDDEN_OUTPUTS
-SHOW_THE_ANSWER = _cells.SHOW_THE_ANSWER
+ANSWER_LABELS = _cells.ANSWER_LABELS
+PREDICT_FIRST = _cells.PREDICT_FIRST
 DETAILS = re.compile(
-    rf"<details><summary>{re.escape(SHOW_THE_ANSWER)}</summary>\n\n(?s:.+)\n\n</details>"
+    "<details><summary>(?:"
+    + "|".join(re.escape(label) for label in ANSWER_LABELS.values())
+    + ")</summary>\n\n(?s:.+)\n\n</details>"
 )
-CHECK = re.compile(r'check\("([^"]+)", \w+\)')
+CHECK = re.compile(r'check\("([^"]+)", \w+, lang=LANG\)')
+PRACTICE_FOLDERS = (
+    'practice = Path(workbook_root(), "practice", "ch11")',
+    'practice = Path("..") / "practice" / "ch11"',  # English only: from notebooks/, not zh/
+)
 
 
 def stored(name: str) -> nbformat.NotebookNode:
+    """A stored notebook by its path inside ``notebooks/`` (``zh/...`` for a Chinese one)."""
     return nbformat.read(NOTEBOOKS / name, as_version=4)
+
+
+def language_of(name: str) -> str:
+    return "zh" if name.startswith("zh/") else "en"
+
+
+def file_name(name: str) -> str:
+    return name.removeprefix("zh/")
 
 
 def code_cells(notebook: nbformat.NotebookNode) -> list[nbformat.NotebookNode]:
@@ -71,18 +95,24 @@ def code_cells(notebook: nbformat.NotebookNode) -> list[nbformat.NotebookNode]:
 
 def test_every_stored_notebook_has_a_source_and_the_reverse() -> None:
     assert sorted(path.name for path in NOTEBOOKS.glob("*.ipynb")) == sorted(NAMES)
+    chinese = [name for name, lang in EDITIONS if lang == "zh"]
+    assert sorted(path.name for path in (NOTEBOOKS / "zh").glob("*.ipynb")) == sorted(chinese)
+    everywhere = [path.relative_to(NOTEBOOKS) for path in NOTEBOOKS.rglob("*.ipynb")]
+    shown = [p.as_posix() for p in everywhere if not any(x.startswith(".") for x in p.parts)]
+    assert sorted(shown) == sorted(STORED)  # .ipynb_checkpoints/ is JupyterLab's, not ours
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", STORED)
 def test_stored_notebook_is_clean(name: str) -> None:
     assert builder.hygiene_problems(stored(name)) == []
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", STORED)
 def test_stored_notebook_was_built_from_its_current_source(name: str) -> None:
-    expected = builder.ruff_formatted(builder.new_notebook(builder.NOTEBOOKS[name]), name)
-    cells = [(cell.cell_type, cell.source, cell.metadata) for cell in stored(name).cells]
-    assert cells == [(cell.cell_type, cell.source, cell.metadata) for cell in expected.cells], (
+    cells = builder.edition_cells(file_name(name), language_of(name))
+    expected = builder.ruff_formatted(builder.new_notebook(cells), name)
+    found = [(cell.cell_type, cell.source, cell.metadata) for cell in stored(name).cells]
+    assert found == [(cell.cell_type, cell.source, cell.metadata) for cell in expected.cells], (
         f"{name} is out of date: run `.venv/bin/python notebook_tools/build.py`"
     )
 
@@ -112,24 +142,27 @@ def test_lab_notebooks_cover_every_lab_and_a_split_lab_ends_in_its_last_part() -
     assert [name for name in LAB_NAMES if name not in LAB_ENDS] == ["05a-lab-11.5-restoring.ipynb"]
 
 
-@pytest.mark.parametrize("name", LAB_ENDS)
+@pytest.mark.parametrize("name", [name for name in STORED if file_name(name) in LAB_ENDS])
 def test_lab_notebook_ends_with_its_own_checks_beside_the_practice_cell(name: str) -> None:
     lab = lab_of(name)
     notebook = stored(name)
     *_, practice, reference = code_cells(notebook)
 
     assert practice.source.startswith("# NBVAL_IGNORE_OUTPUT\n")
+    assert PRACTICE_FOLDERS[0] in practice.source
     assert f'run_lab_checks("{lab}", impl=practice)' in practice.source
     assert f'run_lab_checks("{lab}")' in reference.source
     printed = "".join(o.text for o in reference.outputs if o.output_type == "stream")
-    assert re.fullmatch(rf"Lab {re.escape(lab)}: (\d+)/\1 passed\n", printed)
+    ending = r"：(\d+)/\1 项通过\n" if language_of(name) == "zh" else r": (\d+)/\1 passed\n"
+    assert re.fullmatch(rf"Lab {re.escape(lab)}{ending}", printed)
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", STORED)
 def test_only_practice_cells_are_exempt_from_comparison(name: str) -> None:
     ignored = [c for c in code_cells(stored(name)) if "NBVAL_IGNORE_OUTPUT" in c.source]
-    assert all('practice = Path("..") / "practice" / "ch11"' in c.source for c in ignored)
-    assert len(ignored) == (1 if name in PRACTICE_NAMES else 0)
+    folders = PRACTICE_FOLDERS if language_of(name) == "en" else PRACTICE_FOLDERS[:1]
+    assert all(any(folder in c.source for folder in folders) for c in ignored)
+    assert len(ignored) == (1 if file_name(name) in PRACTICE_NAMES else 0)
 
 
 def test_the_workbooks_predict_first_questions_in_lab_11_3() -> None:
@@ -140,15 +173,17 @@ def test_the_workbooks_predict_first_questions_in_lab_11_3() -> None:
 
 
 def predict_questions(name: str) -> list[int]:
-    return [i for i, c in enumerate(stored(name).cells) if "**Predict first.**" in c.source]
+    marker = PREDICT_FIRST[language_of(name)]
+    return [i for i, c in enumerate(stored(name).cells) if marker in c.source]
 
 
 def test_every_lab_notebook_asks_a_predict_first_question() -> None:
-    for name in LAB_NAMES:
-        assert predict_questions(name), name
+    for name in STORED:
+        if file_name(name) in LAB_NAMES:
+            assert predict_questions(name), name
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", STORED)
 def test_each_predict_first_answer_is_folded_and_its_explanation_closed(name: str) -> None:
     """The question first; its answer cells' outputs folded; the explanation in ``<details>``.
 
@@ -167,15 +202,17 @@ def test_each_predict_first_answer_is_folded_and_its_explanation_closed(name: st
         assert DETAILS.fullmatch(cells[after].source), f"{cells[after].id} spells out the answer"
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", STORED)
 def test_every_details_block_is_a_whole_cell_with_one_label(name: str) -> None:
+    label = ANSWER_LABELS[language_of(name)]
     for cell in stored(name).cells:
         if "<details" in cell.source:
             assert cell.cell_type == "markdown" and DETAILS.fullmatch(cell.source), cell.id
             assert cell.source.count("<details") == 1, cell.id
+            assert f"<summary>{label}</summary>" in cell.source, cell.id
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", STORED)
 def test_every_exercise_is_stored_unanswered(name: str) -> None:
     """An exercise: its prompt, a cell holding ``...``, then the check, stored as "not answered"."""
     cells = stored(name).cells
@@ -187,7 +224,8 @@ def test_every_exercise_is_stored_unanswered(name: str) -> None:
         assert starter.cell_type == "code" and "..." in starter.source and not starter.outputs
         assert prompt.cell_type == "markdown" and found.group(1) in prompt.source
         printed = "".join(o.text for o in cell.outputs if o.output_type == "stream")
-        assert printed == f"○ {found.group(1)}: {NOT_ANSWERED}\n", cell.id
+        not_answered = NOT_ANSWERED_ZH if language_of(name) == "zh" else NOT_ANSWERED
+        assert printed == f"○ {found.group(1)}: {not_answered}\n", cell.id
 
 
 def exercises_in(name: str) -> list[str]:

@@ -76,11 +76,13 @@ class Draft:
 
     @property
     def id(self) -> str:
-        return self.wire["id"]
+        entry_id: str = self.wire["id"]
+        return entry_id
 
     @property
     def parent_id(self) -> str | None:
-        return self.wire["parentId"]
+        parent_id: str | None = self.wire["parentId"]
+        return parent_id
 
     @parent_id.setter
     def parent_id(self, value: str | None) -> None:
@@ -385,7 +387,7 @@ class Converter:
 
     def _stop_reason(self, value: Any, line: int, entry_id: str) -> str:
         """One of the course's five stop reasons; known provider spellings are mapped, with a note."""
-        if value in _STOP_REASONS:
+        if isinstance(value, str) and value in _STOP_REASONS:
             return value
         mapped = _STOP_REASON_ALIASES.get(value) if isinstance(value, str) else None
         if mapped is None:
@@ -479,7 +481,7 @@ class Converter:
             _check_bash_fields(message, line)
             if message.get("excludeFromContext"):
                 return None, ("pi.message.bashExecution", message)
-            used = (
+            used: tuple[str, ...] = (
                 "role", "command", "output", "exitCode", "cancelled", "truncated",
                 "fullOutputPath", "excludeFromContext", "timestamp",
             )  # fmt: skip

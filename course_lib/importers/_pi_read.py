@@ -15,7 +15,7 @@ import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..text_rules import is_blank
 from ..wire import loads_strict
@@ -35,8 +35,13 @@ __all__ = [
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
 
 
-class RawRecord(NamedTuple):
-    """One committed, non-blank line: its physical line number, its index and its JSON."""
+@dataclass(frozen=True, slots=True)
+class RawRecord:
+    """One committed, non-blank line: its physical line number, its index and its JSON.
+
+    A slotted dataclass, not a NamedTuple: a tuple's field named ``index`` would hide
+    ``tuple.index``.
+    """
 
     line: int  # 1-based physical line (blank lines counted)
     index: int  # 0-based among non-blank records, header included (pi's entry index)

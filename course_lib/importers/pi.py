@@ -209,7 +209,7 @@ def _header_version(header: RawRecord | None, committed: CommittedLines) -> int:
             f"unsupported pi session version {shown(version)} (supported: 1, 2, 3)",
             line=header.line,
         )
-    return version
+    return int(version)  # 1.0 == 1 passes the check; the source records the int
 
 
 def _line_id(line: int, width: int) -> str:

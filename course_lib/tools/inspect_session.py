@@ -460,11 +460,14 @@ class ProgressBar:
         )  # fmt: skip
 
     def __call__(self, done: int, total: int) -> None:
-        if self._bar.total != total:
-            self._bar.reset(total=max(total, 1))
-        self._bar.update(min(done, self._bar.total) - self._bar.n)
-        if self._bar.n >= self._bar.total:
-            self._bar.refresh()  # the last step is always drawn, however fast it came
+        bar = self._bar
+        if bar.total != total:
+            bar.reset(total=max(total, 1))
+        goal = bar.total
+        assert goal is not None  # set by the reset above, on this call or an earlier one
+        bar.update(min(done, goal) - bar.n)
+        if bar.n >= goal:
+            bar.refresh()  # the last step is always drawn, however fast it came
 
     def close(self) -> None:
         self._bar.close()
@@ -527,7 +530,7 @@ The file is only read: inspect never creates, locks or changes it."""
 
 def register(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``inspect FILE [...]`` to a ``course-lab`` subparsers object."""
-    parser = subparsers.add_parser(
+    parser: argparse.ArgumentParser = subparsers.add_parser(
         "inspect",
         help="Show what a session file holds and what a model call would keep.",
         description=_DESCRIPTION,

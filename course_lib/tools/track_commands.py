@@ -31,6 +31,8 @@ from ..track.checks import (
     run_extended_checks,
     short_message,
 )
+from ..track.language import LANGUAGES, Lang, check_language, folder_language
+from ..track.language import text as line_in
 from ..track.practice import check_practice_package
 from ..track.starters import CHAPTER, chapter_exports, fill_solution, write_practice_package
 
@@ -117,7 +119,23 @@ def _register_practice(subparsers: Any) -> None:
     parser.add_argument(
         "--force", action="store_true", help="overwrite the generated files of an existing DIR"
     )
+    _add_lang_option(
+        parser,
+        "the starters' guidance and the track's messages, recorded in DIR for check and "
+        "solution (default: en; with --force, what DIR recorded)",
+    )
     parser.set_defaults(func=_practice)
+
+
+def _add_lang_option(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--lang", choices=LANGUAGES, default=None, help=f"language of {what}")
+
+
+def _language(args: argparse.Namespace, directory: Path | None) -> Lang:
+    """``--lang`` when given, else what the practice folder recorded, else English."""
+    if args.lang is not None:
+        return check_language(args.lang)
+    return folder_language(directory)
 
 
 def _practice(args: argparse.Namespace) -> int:
@@ -127,9 +145,12 @@ def _practice(args: argparse.Namespace) -> int:
             f"this workbook has Chapter {CHAPTER}: `course-lab practice {CHAPTER}`"
         )
     directory: Path = args.directory
-    written = write_practice_package(directory, force=args.force)
-    print(f"Wrote the Chapter {CHAPTER} practice package to {directory} ({len(written)} files).")
-    print(f"Start with Lab 11.1 in {directory / 'entries.py'}, then run:")
+    # Regenerating a folder (--force) keeps the language it recorded, unless --lang is given.
+    lang = _language(args, directory if directory.is_dir() else None)
+    written = write_practice_package(directory, force=args.force, lang=lang)
+    count = sum(path.suffix == ".py" for path in written)
+    print(line_in("practice_written", lang, chapter=CHAPTER, directory=directory, count=count))
+    print(line_in("practice_start", lang, file=directory / "entries.py"))
     print(f"  course-lab check 11.1 --impl {directory}")
     return 0
 
@@ -164,18 +185,26 @@ def _register_check(subparsers: Any) -> None:
         default="text",
         help="text: one row per check (default); json: one object for tools and graders",
     )
+    _add_lang_option(parser, "the summary lines (default: what DIR recorded, else en)")
     parser.set_defaults(func=_check)
 
 
 _reason = short_message
 
 
-def _target(impl: Path | None) -> str:
-    return "the reference course_lib" if impl is None else f"practice package {impl}"
+def _target(impl: Path | None, lang: Lang = "en") -> str:
+    if impl is None:
+        return line_in("target_reference", lang)
+    return line_in("target_practice", lang, directory=impl)
 
 
 def _print_report(
-    title: str, report: LabReport, summary: str | None, *, failures_only: bool = False
+    title: str,
+    report: LabReport,
+    summary: str | None,
+    *,
+    failures_only: bool = False,
+    lang: Lang = "en",
 ) -> None:
     print(title)
     for outcome in report.outcomes:
@@ -184,23 +213,27 @@ def _print_report(
         elif outcome.outcome == "passed" and not failures_only:
             print(f"  PASS  {outcome.name}")
     if failures_only and report.passed:
-        tests = "test" if report.passed == 1 else "tests"
-        print(f"  ({report.passed} passing {tests} not listed)")
+        code = "not_listed_one" if report.passed == 1 else "not_listed_many"
+        print(line_in(code, lang, count=report.passed))
     waiting = Counter(o.detail for o in report.outcomes if o.outcome == "waiting")
     for lab, count in sorted(waiting.items()):
-        tests = "test reaches" if count == 1 else "tests reach"
-        print(f"  WAIT  {count} {tests} {lab}, not written yet: not counted")
+        print(line_in("waiting_one" if count == 1 else "waiting_many", lang, count=count, lab=lab))
     if summary is not None:
         print(summary)
 
 
-def _extended_line(report: LabReport) -> str:
+def _extended_line(report: LabReport, lang: Lang = "en") -> str:
     """``Lab 11.3 extended: 70/70 passed``, and how many wait for a later lab, if any."""
-    line = f"Lab {report.lab} extended: {report.passed}/{report.total} passed"
-    return line + (f" ({report.waiting} waiting for a later lab)" if report.waiting else "")
+    numbers = {"lab": report.lab, "passed": report.passed, "total": report.total}
+    line = line_in("extended_summary", lang, **numbers)
+    if report.waiting:
+        line += line_in("extended_waiting", lang, waiting=report.waiting)
+    return line
 
 
-def _run_extended(lab: str, impl: Path | None, *, quiet: bool = False) -> LabReport | None:
+def _run_extended(
+    lab: str, impl: Path | None, *, quiet: bool = False, lang: Lang = "en"
+) -> LabReport | None:
     """Print the wider suite for ``lab``; ``None`` when nothing could run against ``impl``.
 
     Failures are listed one row per test, passing tests as a count, and tests
@@ -213,21 +246,21 @@ def _run_extended(lab: str, impl: Path | None, *, quiet: bool = False) -> LabRep
             return None
         return run_extended_checks(lab, selection.files, impl=impl, keyword=selection.keyword)
     for note in selection.left_out:
-        print(f"  (left out: {note})")
+        print(line_in("left_out", lang, note=note))
     if not selection.files:
         why = (
-            f"not written yet: {', '.join(selection.not_written)}"
+            line_in("extended_not_written", lang, files=", ".join(selection.not_written))
             if selection.not_written and not selection.left_out
-            else f"none runs against {_target(impl)}"
+            else line_in("extended_none_runs", lang, target=_target(impl, lang))
         )
-        print(f"Lab {lab} extended: no further tests ({why})")
+        print(line_in("extended_none", lang, lab=lab, why=why))
         return None
     report = run_extended_checks(lab, selection.files, impl=impl, keyword=selection.keyword)
     names = ", ".join(f"tests/{file.name}" for file in selection.files)
-    title = f"Lab {lab} extended suite ({names}):"
+    title = line_in("extended_title", lang, lab=lab, files=names)
     if selection.keyword:
-        title += f"\n  (the tests selected by -k {selection.keyword!r})"
-    _print_report(title, report, _extended_line(report), failures_only=True)
+        title += "\n" + line_in("extended_keyword", lang, keyword=selection.keyword)
+    _print_report(title, report, _extended_line(report, lang), failures_only=True, lang=lang)
     return report
 
 
@@ -243,23 +276,25 @@ def _check(args: argparse.Namespace) -> int:
     reports = run_checks(labs, impl=impl)
     if args.format == "json":
         return _print_json(args, labs, reports)
+    lang = _language(args, impl)
     extended: list[LabReport | None] = []
     for index, report in enumerate(reports):
         if index:
             print()
-        title = f"Lab {report.lab} {LAB_TOPICS[report.lab]}: checks against {_target(impl)}"
+        topic, target = LAB_TOPICS[report.lab], _target(impl, lang)
+        title = line_in("check_title", lang, lab=report.lab, topic=topic, target=target)
         # With --extended, a single lab's own line is kept for the very end.
         last_later = len(labs) == 1 and args.extended
-        _print_report(title, report, None if last_later else report.summary_line())
+        _print_report(title, report, None if last_later else report.summary_line(lang))
         if args.extended:
-            extended.append(_run_extended(report.lab, impl))
+            extended.append(_run_extended(report.lab, impl, lang=lang))
     if len(labs) == 1:
         if args.extended:
-            print(reports[0].summary_line())
+            print(reports[0].summary_line(lang))
     else:
         print()
         passed, total = sum(r.passed for r in reports), sum(r.total for r in reports)
-        print(f"Chapter {CHAPTER}: {passed}/{total} passed")
+        print(line_in("chapter_summary", lang, chapter=CHAPTER, passed=passed, total=total))
     all_ok = all(report.ok for report in reports)
     all_ok = all_ok and all(report is None or report.ok for report in extended)
     return 0 if all_ok else 1
@@ -290,6 +325,7 @@ def _register_solution(subparsers: Any) -> None:
         "lab", metavar="LAB", help="11.1 ... 11.5, 11 for every lab of the chapter, or transfer"
     )
     parser.add_argument("directory", metavar="DIR", type=Path, help="the practice package")
+    _add_lang_option(parser, "the messages (default: what DIR recorded, else en)")
     parser.set_defaults(func=_solution)
 
 
@@ -301,11 +337,12 @@ def _solution(args: argparse.Namespace) -> int:
             f"{directory}: not a practice package (no __init__.py); "
             f"create one with `course-lab practice {CHAPTER} {directory}`"
         )
+    lang = _language(args, directory if directory.is_dir() else None)
     for lab in labs:
         changed = fill_solution(directory, lab)
         files = ", ".join(path.name for path in changed)
-        print(f"Lab {lab} {LAB_TOPICS[lab]}: reference solution written into {files}")
-    print(f"Next: course-lab check {args.lab.strip()} --impl {directory}")
+        print(line_in("solution_written", lang, lab=lab, topic=LAB_TOPICS[lab], files=files))
+    print(line_in("solution_next", lang, lab=args.lab.strip(), directory=directory))
     return 0
 
 

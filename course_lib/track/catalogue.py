@@ -109,7 +109,7 @@ LAB_MAP: tuple[LabMapRow, ...] = (
         "transfer",
         "可选迁移练习",
         "notebooks/06-transfer-budget-ledger.ipynb",
-        "tests/test_ledger.py",
+        "tests/test_transfer.py",
         "ledger.py",
         topic="budget ledger",
     ),

@@ -33,6 +33,8 @@ from typing import Any, Literal
 
 from ..errors import CourseError
 from .catalogue import CHAPTER_LABS, LAB_TOPICS
+from .language import DEFAULT_LANGUAGE, Lang
+from .language import text as line_in
 
 __all__ = [
     "CHECK_TIMEOUT_SECONDS",
@@ -140,9 +142,9 @@ class LabReport:
     def ok(self) -> bool:
         return self.total > 0 and self.passed == self.total
 
-    def summary_line(self) -> str:
-        """The line the course prints last, e.g. ``Lab 11.3: 2/3 passed``."""
-        return f"Lab {self.lab}: {self.passed}/{self.total} passed"
+    def summary_line(self, lang: Lang = DEFAULT_LANGUAGE) -> str:
+        """The line the course prints last, e.g. ``Lab 11.3: 2/3 passed`` (``Lab 11.3：2/3 项通过``)."""
+        return line_in("lab_summary", lang, lab=self.lab, passed=self.passed, total=self.total)
 
 
 _QUALIFIED_NAME = re.compile(r"^(?:[A-Za-z_]\w*\.)+(?=[A-Za-z_]\w*: )")
@@ -604,8 +606,8 @@ def extended_test_files(lab: str, *, for_practice: bool) -> ExtendedSelection:
     return selection
 
 
-_NOT_IMPLEMENTED = re.compile(
-    r"\bLabNotImplemented: Lab (?P<lab>\d+\.\d+|transfer) .* is not implemented yet"
+_NOT_IMPLEMENTED = re.compile(  # either language's message (language.TEXTS["not_implemented"])
+    r"\bLabNotImplemented: Lab (?P<lab>\d+\.\d+|transfer) .*(?: is not implemented yet| 尚未实现)"
 )
 
 

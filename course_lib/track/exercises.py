@@ -19,14 +19,23 @@ this module and for the tests.
 
 Each wrong answer carries a ``hint`` code besides its message, so a test can
 say which mistake an answer was taken for without depending on the wording.
+
+The checks speak English by default, or Chinese: ``set_language("zh")``
+switches every later ``check`` and ``evaluate`` of the interpreter (the
+Chinese notebooks call it once, in their imports cell:
+``set_language(LANG)``), and ``check(..., lang="zh")`` answers one call in
+Chinese whatever was set (an explicit ``lang`` wins). The Chinese texts are
+data, keyed by exercise and hint code, in ``exercises_zh``; ``Feedback.hint``
+and the marks ✓ ✗ ○ are the same in both languages, and an error raised for
+bad use (an unknown exercise) stays English, as the library's errors do.
 """
 
 from __future__ import annotations
 
 import copy
 import functools
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -47,6 +56,8 @@ from ..importers import import_pi_session
 from ..ledger import budget_ledger
 from ..messages import UserMessage, current_system_prompt
 from ..stores import InMemorySessionStore
+from . import exercises_zh
+from .language import DEFAULT_LANGUAGE, Lang, check_language
 
 __all__ = [
     "EXERCISES",
@@ -57,6 +68,8 @@ __all__ = [
     "check",
     "evaluate",
     "exercise_ids",
+    "language",
+    "set_language",
 ]
 
 Status = Literal["correct", "wrong", "unanswered"]
@@ -102,14 +115,17 @@ class _Verdict:
     correct: bool
     message: str
     hint: str = ""
+    fields: Mapping[str, object] = field(default_factory=dict)
+    """The values a message is built from, for the same message in another language."""
 
 
 def _right(message: str) -> _Verdict:
     return _Verdict(True, message)
 
 
-def _wrong(hint: str, message: str) -> _Verdict:
-    return _Verdict(False, message, hint)
+def _wrong(hint: str, message: str, **fields: object) -> _Verdict:
+    """A wrong answer: its hint code, the English message, and what ``exercises_zh`` fills in."""
+    return _Verdict(False, message, hint, fields)
 
 
 class _Unanswered(Exception):
@@ -139,34 +155,56 @@ def _kind(value: object) -> str:
 def _as_ids(answer: object, what: str = "a list of entry ids such as ['x', 'y']") -> list[str]:
     """The answer as a list of strings, or a ``_ShapeError`` that says what was expected."""
     if isinstance(answer, str) or not isinstance(answer, list | tuple):
-        raise _ShapeError(f"expected {what}, got {_kind(answer)}")
+        raise _ShapeError(what, _kind(answer))
     if not all(isinstance(item, str) for item in answer):
-        raise _ShapeError(f"expected {what}: every item a string")
+        raise _ShapeError(what, items=True)
     return list(answer)
 
 
 def _as_set(answer: object, what: str) -> set[str]:
     if isinstance(answer, str) or not isinstance(answer, set | frozenset | list | tuple):
-        raise _ShapeError(f"expected {what}, got {_kind(answer)}")
+        raise _ShapeError(what, _kind(answer))
     if not all(isinstance(item, str) for item in answer):
-        raise _ShapeError(f"expected {what}: every item a string")
+        raise _ShapeError(what, items=True)
     return {item.strip() for item in answer}
 
 
 def _as_number(answer: object) -> float:
     if isinstance(answer, bool) or not isinstance(answer, int | float):
-        raise _ShapeError(f"expected a number of tokens, got {_kind(answer)}")
+        raise _ShapeError("a number of tokens", _kind(answer))
     return answer
 
 
 def _as_text(answer: object, what: str) -> str:
     if not isinstance(answer, str):
-        raise _ShapeError(f"expected {what}, got {_kind(answer)}")
+        raise _ShapeError(what, _kind(answer))
     return answer.strip()
 
 
 class _ShapeError(Exception):
-    """The answer does not have the expected shape (the message says which)."""
+    """The answer does not have the expected shape: ``expected <what>[, got <kind>]``.
+
+    ``what`` is the English phrase of the shape (``exercises_zh.SHAPES_ZH``
+    has each one in Chinese), ``got`` the type the answer had, ``items`` that
+    an item of the collection is not a string.
+    """
+
+    def __init__(self, what: str, got: str = "", *, items: bool = False) -> None:
+        self.what, self.got, self.items = what, got, items
+        if items:
+            super().__init__(f"expected {what}: every item a string")
+        else:
+            super().__init__(f"expected {what}, got {got}" if got else f"expected {what}")
+
+    def text(self, lang: Lang) -> str:
+        """The message in ``lang`` (the English one when a phrase has no translation)."""
+        what = exercises_zh.SHAPES_ZH.get(self.what) if lang == "zh" else None
+        if what is None:
+            return str(self)
+        if self.items:
+            return exercises_zh.SHAPE_ITEMS_ZH.format(what=what)
+        template = exercises_zh.SHAPE_WITH_GOT_ZH if self.got else exercises_zh.SHAPE_ZH
+        return template.format(what=what, got=self.got)
 
 
 # --- the paths and budgets the exercises use ---------------------------------------------------
@@ -287,7 +325,8 @@ def _judge_11_1_q1(answer: object) -> _Verdict:
     chosen = {letter.upper() for letter in _as_set(answer, "a set of letters such as {'A', 'B'}")}
     unknown = chosen - set(PARSER_CANDIDATES)
     if unknown:
-        return _wrong("unknown_letter", f"the candidates are {', '.join(PARSER_CANDIDATES)} only")
+        letters = ", ".join(PARSER_CANDIDATES)
+        return _wrong("unknown_letter", f"the candidates are {letters} only", letters=letters)
     accepted = {letter for letter in PARSER_CANDIDATES if _parser_accepts(letter)}
     misjudged = sorted(chosen ^ accepted)
     if not misjudged:
@@ -298,19 +337,25 @@ def _judge_11_1_q1(answer: object) -> _Verdict:
     return _wrong(
         rules[0] if len(rules) == 1 else "several",
         f"{count} judged wrongly. Look again at: {looks}",
+        misjudged=len(misjudged),
+        rules=tuple(rules),
     )
 
 
 def _judge_11_1_q2(answer: object) -> _Verdict:
     if not isinstance(answer, dict):
-        return _wrong("shape", f"expected a wire dict (camelCase keys), got {_kind(answer)}")
+        raise _ShapeError("a wire dict (camelCase keys)", _kind(answer))
     continued = chapter_fixture_after_compaction()
     try:
         entry = parse_session_entry(answer)
     except CourseError as error:
-        return _wrong("parser", f"the parser refuses it: {error}")
+        return _wrong("parser", f"the parser refuses it: {error}", error=str(error))
     if not isinstance(entry, CompactionEntry):
-        return _wrong("type", f"that is a {entry.type} entry; a compaction has type 'compaction'")
+        return _wrong(
+            "type",
+            f"that is a {entry.type} entry; a compaction has type 'compaction'",
+            type=entry.type,
+        )
     if entry.id != "compact-2":
         return _wrong("id", "the entry's id should be compact-2")
     expected = create_compaction_entry(
@@ -335,9 +380,7 @@ def _judge_11_1_q2(answer: object) -> _Verdict:
 
 def _judge_11_2_q1(answer: object) -> _Verdict:
     if isinstance(answer, str) or not isinstance(answer, list | tuple):
-        raise _ShapeError(
-            f"expected a list of groups, each a list of entry ids, got {_kind(answer)}"
-        )
+        raise _ShapeError("a list of groups, each a list of entry ids", _kind(answer))
     groups = [_as_ids(group, "each group as a list of entry ids") for group in answer]
     path = system_replay_fixture()
     expected = [group.entry_ids for group in group_interactions(_message_entries(path))]
@@ -369,7 +412,7 @@ INTERACTION_RULES: tuple[str, ...] = (
 
 def _judge_11_2_q2(answer: object) -> _Verdict:
     if not (isinstance(answer, tuple | list) and len(answer) == 2):
-        raise _ShapeError("expected a pair (rule, call id), e.g. ('duplicate', 'x-1')")
+        raise _ShapeError("a pair (rule, call id), e.g. ('duplicate', 'x-1')")
     rule, call_id = (_as_text(part, "two strings") for part in answer)
     path = [entry for entry in chapter_fixture() if entry.id != "r-read"]
     try:
@@ -380,7 +423,8 @@ def _judge_11_2_q2(answer: object) -> _Verdict:
         message = "valid"
     expected_rule = next((word for word in INTERACTION_RULES if word in message), "valid")
     if rule not in (*INTERACTION_RULES, "valid"):
-        return _wrong("rule_word", f"the rule is one of: {', '.join(INTERACTION_RULES)}, valid")
+        rules = ", ".join(INTERACTION_RULES)
+        return _wrong("rule_word", f"the rule is one of: {rules}, valid", rules=rules)
     if rule != expected_rule:
         return _wrong(
             "rule",
@@ -431,7 +475,7 @@ def _judge_11_3_q2(answer: object) -> _Verdict:
 
 def _judge_11_3_q3(answer: object) -> _Verdict:
     if not callable(answer):
-        raise _ShapeError(f"expected a function, got {_kind(answer)}")
+        raise _ShapeError("a function", _kind(answer))
     paths = {"fixture": chapter_fixture(), "no system": chapter_fixture()[1:]}
     for max_tokens in (31, 19, 9, 5, 0):
         for reserved_output, safety_margin in ((4, 2), (0, 0), (10, 10)):
@@ -447,21 +491,37 @@ def _judge_11_3_q3(answer: object) -> _Verdict:
                 try:
                     value = answer(*arguments)
                 except Exception as error:  # the student's code: report, never crash the cell
-                    return _wrong("raised", f"{call} raised {type(error).__name__}: {error}")
+                    kind = type(error).__name__
+                    return _wrong(
+                        "raised",
+                        f"{call} raised {kind}: {error}",
+                        call=call,
+                        error_type=kind,
+                        error=str(error),
+                    )
                 if value is Ellipsis:
                     raise _Unanswered
                 if isinstance(value, bool) or not isinstance(value, int | float):
-                    return _wrong("not_a_number", f"{call} returned {_kind(value)}, not a number")
+                    return _wrong(
+                        "not_a_number",
+                        f"{call} returned {_kind(value)}, not a number",
+                        call=call,
+                        kind=_kind(value),
+                    )
                 if value == tokens.available_for_messages:
                     continue
                 if value < 0:
                     return _wrong(
                         "negative",
                         f"{call} returned {value}: the allowance never goes below 0",
+                        call=call,
+                        value=value,
                     )
                 return _wrong(
                     "deduction",
                     f"{call} returned {value}: which costs did you subtract?",
+                    call=call,
+                    value=value,
                 )
     return _right("every case agrees with build_context, and it never goes below 0")
 
@@ -561,7 +621,8 @@ def _judge_11_5_q3(answer: object) -> _Verdict:
     result = _build(chapter_fixture_after_compaction(), max_tokens=13)
     reasons = ("within_budget", "trimmed", "single_group_overflow")
     if reason not in reasons:
-        return _wrong("reason_word", f"a reason is one of: {', '.join(reasons)}")
+        words = ", ".join(reasons)
+        return _wrong("reason_word", f"a reason is one of: {words}", reasons=words)
     if reason == result.reason:
         return _right("the summary leaves no room, yet the newest group is still returned whole")
     return _wrong(
@@ -606,7 +667,8 @@ def _judge_transfer_q1(answer: object) -> _Verdict:
     )
     expected = [row.status for row in rows]
     if any(status not in _STATUSES for status in statuses):
-        return _wrong("status_word", f"a status is one of: {', '.join(_STATUSES)}")
+        words = ", ".join(_STATUSES)
+        return _wrong("status_word", f"a status is one of: {words}", statuses=words)
     if len(statuses) != len(expected):
         return _wrong("count", "one status per group of the path, oldest first")
     if statuses == expected:
@@ -620,7 +682,7 @@ def _judge_transfer_q1(answer: object) -> _Verdict:
 
 def _judge_transfer_q2(answer: object) -> _Verdict:
     if isinstance(answer, bool) or not isinstance(answer, int):
-        raise _ShapeError(f"expected a group number (an int), got {_kind(answer)}")
+        raise _ShapeError("a group number (an int)", _kind(answer))
     rows = budget_ledger(
         chapter_fixture_after_compaction(), **_CHAPTER_BUDGET, estimate_tokens=fixture_estimator()
     )
@@ -655,7 +717,7 @@ def _judge_real_q1(answer: object) -> _Verdict:
 
 def _judge_real_q2(answer: object) -> _Verdict:
     if isinstance(answer, bool) or not isinstance(answer, int):
-        raise _ShapeError(f"expected a number of interactions (an int), got {_kind(answer)}")
+        raise _ShapeError("a number of interactions (an int)", _kind(answer))
     rows = budget_ledger(
         list(_real_path()),
         max_tokens=100_000,
@@ -677,7 +739,7 @@ def _judge_real_q2(answer: object) -> _Verdict:
 
 def _judge_recap_q1(answer: object) -> _Verdict:
     if isinstance(answer, bool) or not isinstance(answer, int):
-        raise _ShapeError(f"expected a number of places (an int), got {_kind(answer)}")
+        raise _ShapeError("a number of places (an int)", _kind(answer))
     expected = len(group_interactions(chapter_fixture())) - 1
     if answer == expected:
         return _right("a budget cuts only between two groups")
@@ -702,7 +764,7 @@ def _judge_recap_q2(answer: object) -> _Verdict:
 
 def _judge_recap_q3(answer: object) -> _Verdict:
     if isinstance(answer, bool) or not isinstance(answer, int):
-        raise _ShapeError(f"expected a number of entries (an int), got {_kind(answer)}")
+        raise _ShapeError("a number of entries (an int)", _kind(answer))
     store = InMemorySessionStore()
     for entry in chapter_fixture_after_compaction()[:11]:
         store.append(entry)
@@ -717,7 +779,7 @@ def _judge_recap_q3(answer: object) -> _Verdict:
 
 def _judge_recap_q4(answer: object) -> _Verdict:
     if isinstance(answer, bool) or not isinstance(answer, int):
-        raise _ShapeError(f"expected a number of messages (an int), got {_kind(answer)}")
+        raise _ShapeError("a number of messages (an int)", _kind(answer))
     result = _build(_after_compact_2(), max_tokens=1000)
     head = result.messages[: len(result.messages) - len(result.kept_entry_ids)]
     expected = sum(message.role == "user" for message in head)
@@ -730,7 +792,8 @@ def _judge_recap_q5(answer: object) -> _Verdict:
     fields = _as_set(answer, "a set of wire field names such as {'id'}")
     offered = {"parentId", "firstKeptEntryId", "tokensBefore", "summary", "system"}
     if fields - offered:
-        return _wrong("unknown_field", f"choose among: {', '.join(sorted(offered))}")
+        names = ", ".join(sorted(offered))
+        return _wrong("unknown_field", f"choose among: {names}", fields=names)
     expected = offered & set(_compact_1_wire())
     if fields == expected:
         return _right("a compaction records the summary, where the kept part starts and its size")
@@ -746,7 +809,8 @@ def _judge_recap_q6(answer: object) -> _Verdict:
     expected = _build(chapter_fixture(), max_tokens=19).reason
     reasons = ("within_budget", "trimmed", "single_group_overflow")
     if reason not in reasons:
-        return _wrong("reason_word", f"a reason is one of: {', '.join(reasons)}")
+        words = ", ".join(reasons)
+        return _wrong("reason_word", f"a reason is one of: {words}", reasons=words)
     if reason == expected:
         return _right("the newest group is returned whole, and the caller decides what next")
     return _wrong("overflow", "the newest group alone is larger than the allowance")
@@ -814,26 +878,76 @@ def exercise_ids(lab: str) -> list[str]:
     return [exercise.id for exercise in EXERCISES.values() if exercise.lab == lab]
 
 
-def evaluate(exercise_id: str, answer: object) -> Feedback:
-    """Judge ``answer`` to exercise ``exercise_id``; ``...`` (Ellipsis) means not answered yet."""
+_LANGUAGE: list[Lang] = [DEFAULT_LANGUAGE]
+"""The language of ``check`` and ``evaluate`` when they are given none (``set_language``)."""
+
+
+def set_language(lang: str) -> None:
+    """Answer every later instant check in ``lang`` (``"en"``, the default, or ``"zh"``).
+
+    The Chinese notebooks call ``set_language(LANG)`` once, after their
+    imports; a ``lang=`` given to ``check`` or ``evaluate`` still wins.
+    """
+    _LANGUAGE[0] = check_language(lang)
+
+
+def language() -> Lang:
+    """The language ``set_language`` chose (``"en"`` until it is called)."""
+    return _LANGUAGE[0]
+
+
+def _not_answered(lang: Lang) -> str:
+    return exercises_zh.NOT_ANSWERED_ZH if lang == "zh" else NOT_ANSWERED
+
+
+def _message(exercise_id: str, verdict: _Verdict, lang: Lang) -> str:
+    """The verdict's message in ``lang``; the English one when no translation is known."""
+    if lang == "en":
+        return verdict.message
+    if verdict.correct:
+        template = exercises_zh.CORRECT_ZH.get(exercise_id)
+    else:
+        template = exercises_zh.HINTS_ZH.get(exercise_id, {}).get(verdict.hint)
+    if template is None:
+        return verdict.message
+    fields = dict(verdict.fields)
+    rules = fields.get("rules")
+    if isinstance(rules, tuple):  # 11.1-q1: the parser rules the answer got wrong
+        fields["looks"] = exercises_zh.PARSER_RULES_SEPARATOR_ZH.join(
+            exercises_zh.PARSER_RULES_ZH.get(str(rule), _PARSER_RULES.get(str(rule), str(rule)))
+            for rule in rules
+        )
+    return template.format(**fields)
+
+
+def evaluate(exercise_id: str, answer: object, *, lang: str | None = None) -> Feedback:
+    """Judge ``answer`` to exercise ``exercise_id``; ``...`` (Ellipsis) means not answered yet.
+
+    The message is in ``lang``, else in the language of ``set_language``
+    (English by default); the status and the hint code are the same in both.
+    """
     try:
         exercise = EXERCISES[exercise_id]
     except KeyError:
         raise CourseError(
             f"unknown exercise {exercise_id!r}; known: {', '.join(EXERCISES)}"
         ) from None
+    chosen = language() if lang is None else check_language(lang)
     if answer is Ellipsis:
-        return Feedback(exercise_id, "unanswered", NOT_ANSWERED)
+        return Feedback(exercise_id, "unanswered", _not_answered(chosen))
     try:
         verdict = exercise.judge(answer)
     except _Unanswered:
-        return Feedback(exercise_id, "unanswered", NOT_ANSWERED)
+        return Feedback(exercise_id, "unanswered", _not_answered(chosen))
     except _ShapeError as shape:
-        return Feedback(exercise_id, "wrong", str(shape), "shape")
+        return Feedback(exercise_id, "wrong", shape.text(chosen), "shape")
     status: Status = "correct" if verdict.correct else "wrong"
-    return Feedback(exercise_id, status, verdict.message, verdict.hint)
+    return Feedback(exercise_id, status, _message(exercise_id, verdict, chosen), verdict.hint)
 
 
-def check(exercise_id: str, answer: object) -> None:
-    """Print ✓, ✗ or ○ with a short message for ``answer`` (a notebook's instant check)."""
-    print(evaluate(exercise_id, answer))
+def check(exercise_id: str, answer: object, *, lang: str | None = None) -> None:
+    """Print ✓, ✗ or ○ with a short message for ``answer`` (a notebook's instant check).
+
+    ``lang`` (``"en"`` or ``"zh"``) overrides ``set_language`` for this call.
+    """
+    print(evaluate(exercise_id, answer, lang=lang))

@@ -66,7 +66,7 @@ __all__ = [
 
 Status = Literal["ok", "timeout", "error", "crashed", "invalid"]
 
-STATUS_MEANING: dict[str, str] = {
+STATUS_MEANING: dict[Status, str] = {
     "ok": "every check ran",
     "timeout": "stopped at the time limit; the checks that finished count",
     "error": "could not be checked: the package does not import, or exits while importing",

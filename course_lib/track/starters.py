@@ -22,6 +22,8 @@ from pathlib import Path
 
 from ..errors import CourseError
 from .catalogue import LAB_TOPICS
+from .language import DEFAULT_LANGUAGE, LAB_GUIDANCE_ZH, Lang, write_folder_language
+from .language import text as line_in
 
 __all__ = [
     "CHAPTER",
@@ -123,9 +125,9 @@ def end_mark(lab: str) -> str:
     return f"# --- Lab {lab}: end ---"
 
 
-def not_implemented_message(lab: str) -> str:
-    """What a starter raises until the student writes ``lab``."""
-    return f"Lab {lab} {LAB_TOPICS[lab]} is not implemented yet"
+def not_implemented_message(lab: str, lang: Lang = DEFAULT_LANGUAGE) -> str:
+    """What a starter raises until the student writes ``lab``, in the track's ``lang``."""
+    return line_in("not_implemented", lang, lab=lab, topic=LAB_TOPICS[lab])
 
 
 def find_regions(text: str, source: str) -> list[Region]:
@@ -309,11 +311,58 @@ _HEADER_LABS = """\
 _LABS_IMPORT = f"from .{_LABS_MODULE} import LabNotImplemented\n"
 
 
-def _header(labs: Sequence[str]) -> str:
+_HEADER_LABS_ZH = """\
+#
+# 中文：本文件中你要完成的是 {labs}。
+# 每个 Lab 区域位于 "# --- Lab <lab> <topic>: begin ---" 和
+# "# --- Lab <lab>: end ---" 两行注释之间，开始时是 `raise LabNotImplemented(...)`。
+# 把那一行换成你的代码，并保留两行标记：检查和 `course-lab solution` 靠它们
+# 找到每个 Lab。标记之外的代码都是给定的。
+# 检查一个 Lab：course-lab check {first} --impl <本文件夹>
+"""
+
+
+def _header(labs: Sequence[str], lang: Lang = DEFAULT_LANGUAGE) -> str:
     if not labs:
         return _HEADER_GIVEN.format(chapter=CHAPTER)
     names = ", ".join(f"Lab {lab} {LAB_TOPICS[lab]}" for lab in labs)
-    return _HEADER_LABS.format(chapter=CHAPTER, labs=names, first=labs[0])
+    header = _HEADER_LABS.format(chapter=CHAPTER, labs=names, first=labs[0])
+    if lang == "zh":
+        header += _HEADER_LABS_ZH.format(labs=names, first=labs[0])
+    return header
+
+
+def _starter_body(lab: str, lang: Lang) -> list[str]:
+    """A region's starting body: the ``raise``, with the lab's Chinese guidance above it in zh."""
+    raise_line = f'raise LabNotImplemented("{not_implemented_message(lab, lang)}")'
+    if lang == "en":
+        return [raise_line]
+    guidance = line_in("region_guidance", lang, guidance=LAB_GUIDANCE_ZH[lab])
+    return [*(f"# {line}" for line in _wrap_wide(guidance)), raise_line]
+
+
+def _wrap_wide(paragraph: str, columns: int = 84) -> list[str]:
+    """Lines of at most ``columns`` screen columns (a Chinese character takes two).
+
+    A line breaks after Chinese punctuation or at a space when one is near, so
+    an identifier such as ``describe_validation_error`` is never cut in two.
+    """
+    lines: list[str] = []
+    line, width, last_break = "", 0, -1
+    for char in paragraph:
+        line += char
+        width += 2 if ord(char) >= 0x2E80 else 1
+        if char in " ，；。、）":
+            last_break = len(line)
+        if width > columns:
+            cut = last_break if last_break > 0 else len(line) - 1
+            lines.append(line[:cut].rstrip())
+            line = line[cut:].lstrip()
+            width = sum(2 if ord(c) >= 0x2E80 else 1 for c in line)
+            last_break = -1
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines
 
 
 def _insert_labs_import(text: str, source: str) -> str:
@@ -333,22 +382,22 @@ def _labs_in(regions: Iterable[Region]) -> list[str]:
     return sorted({region.lab for region in regions})
 
 
-def starter_text(module: str) -> str:
+def starter_text(module: str, lang: Lang = DEFAULT_LANGUAGE) -> str:
     """``course_lib/<module>.py`` with every lab region replaced by its ``LabNotImplemented``."""
-    text, regions = _reference_regions(module)
+    source, regions = _reference_regions(module)
     labs = _labs_in(regions)
     for lab in labs:
         count = sum(region.lab == lab for region in regions)
-        raise_line = f'raise LabNotImplemented("{not_implemented_message(lab)}")'
-        text = replace_region_bodies(text, lab, [[raise_line]] * count, f"{module}.py")
+        body = _starter_body(lab, lang)
+        source = replace_region_bodies(source, lab, [body] * count, f"{module}.py")
     if labs:
-        text = _insert_labs_import(text, f"{module}.py")
-    return _header(labs) + text
+        source = _insert_labs_import(source, f"{module}.py")
+    return _header(labs, lang) + source
 
 
-def solution_text(module: str, labs: Iterable[str]) -> str:
+def solution_text(module: str, labs: Iterable[str], lang: Lang = DEFAULT_LANGUAGE) -> str:
     """The starter of ``module`` with ``labs`` filled in from the reference."""
-    text = starter_text(module)
+    text = starter_text(module, lang)
     for lab in labs:
         bodies = solution_bodies(module, lab)
         if bodies:
@@ -390,17 +439,21 @@ def _init_text() -> str:
     return "".join(lines)
 
 
-def practice_files(solved: Iterable[str] = ()) -> dict[str, str]:
+def practice_files(solved: Iterable[str] = (), lang: Lang = DEFAULT_LANGUAGE) -> dict[str, str]:
     """Every file of a practice package (name -> text), with ``solved`` labs filled in."""
     solved = list(solved)
-    files = {f"{module}.py": solution_text(module, solved) for module in practice_modules()}
+    files = {f"{module}.py": solution_text(module, solved, lang) for module in practice_modules()}
     files[f"{_LABS_MODULE}.py"] = _header([]) + LAB_NOT_IMPLEMENTED_SOURCE
     files["__init__.py"] = _init_text()
     return files
 
 
 def write_practice_package(
-    directory: Path, *, force: bool = False, solved: Iterable[str] = ()
+    directory: Path,
+    *,
+    force: bool = False,
+    solved: Iterable[str] = (),
+    lang: Lang = DEFAULT_LANGUAGE,
 ) -> list[Path]:
     """Write the starter package into ``directory``; refuse a non-empty folder unless ``force``.
 
@@ -416,10 +469,11 @@ def write_practice_package(
         )
     directory.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
-    for name, text in practice_files(solved).items():
+    for name, text in practice_files(solved, lang).items():
         path = directory / name
         path.write_text(text, encoding="utf-8")
         written.append(path)
+    written.append(write_folder_language(directory, lang))  # check and solution speak it too
     return written
 
 

@@ -34,9 +34,11 @@ from .frames import (
     projection_frame,
     setup_notebook,
     styled_fixture_frame,
+    summary_labels,
     summary_lines_frame,
     system_frame,
     token_column,
+    workbook_root,
 )
 from .lab_map import (
     lab_map_frame,
@@ -130,9 +132,11 @@ __all__ = [
     "second_summary",
     "setup_notebook",
     "styled_fixture_frame",
+    "summary_labels",
     "summary_lines_frame",
     "system_frame",
     "token_column",
     "untrimmed_message_tokens",
     "window_bar",
+    "workbook_root",
 ]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Sequence
 from itertools import pairwise
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -33,7 +34,13 @@ from ..messages import (
     text_of,
 )
 from ..pricing import Estimator, Number, reads_only
-from ..summary import SUMMARY_LABELS_EN, SUMMARY_LABELS_ZH, render_summary, summary_message
+from ..summary import (
+    SUMMARY_LABELS_EN,
+    SUMMARY_LABELS_ZH,
+    SummaryLabels,
+    render_summary,
+    summary_message,
+)
 
 __all__ = [
     "CONTENT_WIDTH",
@@ -60,9 +67,11 @@ __all__ = [
     "projection_frame",
     "setup_notebook",
     "styled_fixture_frame",
+    "summary_labels",
     "summary_lines_frame",
     "system_frame",
     "token_column",
+    "workbook_root",
 ]
 
 NO_VALUE = "—"
@@ -102,6 +111,32 @@ def setup_notebook() -> None:
     if shell is not None:
         plain = shell.display_formatter.formatters["text/plain"]
         plain.for_type(Styler, _styler_as_text)
+
+
+def workbook_root() -> Path:
+    """The repository folder, relative to where the notebook runs: ``..`` or ``../..``.
+
+    A notebook's kernel starts in the notebook's own folder, and the Chinese
+    edition (``notebooks/zh/``) lives one folder deeper than the English one
+    (``notebooks/``). So that both editions run the same code,
+    ``workbook_root() / "data"`` finds the data and ``workbook_root() /
+    "practice"`` the practice package from either: the nearest folder, the
+    current one or above it, that holds ``notebooks/``. The path is relative,
+    so nothing machine-specific is printed; ``..`` when none is found.
+    """
+    here = Path.cwd()
+    for depth, folder in enumerate((here, *here.parents)):
+        if (folder / "notebooks").is_dir():
+            return Path(*[".."] * depth) if depth else Path(".")
+    return Path("..")
+
+
+SUMMARY_LABELS: dict[str, SummaryLabels] = {"en": SUMMARY_LABELS_EN, "zh": SUMMARY_LABELS_ZH}
+
+
+def summary_labels(lang: str) -> SummaryLabels:
+    """The summary's labels in a notebook edition's language (``LANG``: ``"en"`` or ``"zh"``)."""
+    return SUMMARY_LABELS[lang]
 
 
 # --- one line per entry ------------------------------------------------------

@@ -12,7 +12,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..budget import Estimator, Number, build_context
+from ..budget import Estimator, build_context
 from ..entries import CompactionEntry, MessageEntry, SessionEntry
 from ..errors import CourseError
 from ..groups import group_interactions
@@ -22,6 +22,7 @@ from ..messages import (
     AssistantMessage,
     MessageModel,
 )
+from ..pricing import Number
 from ..stores import path_to
 from .frames import NO_VALUE, head_size, token_column
 

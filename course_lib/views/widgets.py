@@ -21,10 +21,11 @@ import pandas as pd
 from matplotlib.figure import Figure
 from pandas.io.formats.style_render import CSSDict
 
-from ..budget import BuildContextResult, Estimator, Number, context_from_plan, plan_budget
+from ..budget import BuildContextResult, Estimator, context_from_plan, plan_budget
 from ..entries import CompactionEntry, SessionEntry
 from ..fixture import chapter_fixture, fixture_estimator
 from ..ledger import LedgerRow, ledger_from_plan
+from ..pricing import Number
 from .frames import (
     group_budget_frame,
     group_colour,

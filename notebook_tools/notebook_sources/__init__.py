@@ -1,6 +1,14 @@
-"""The workbook's notebooks as Python data: file name -> cells, in the order students read them."""
+"""The workbook's notebooks as Python data: file name -> cells, in the order students read them.
+
+Each notebook is built in two editions from the same cells (``cells.edition``):
+English in ``notebooks/``, Chinese in ``notebooks/zh/``. A source whose module
+says ``TRANSLATED = True`` has every Chinese text; only those are built in
+Chinese for now (``CHINESE``).
+"""
 
 from __future__ import annotations
+
+from types import ModuleType
 
 from . import (
     lab_11_1,
@@ -16,15 +24,32 @@ from . import (
 )
 from .cells import Cell
 
+SOURCES: dict[str, ModuleType] = {
+    "00-start-here.ipynb": start_here,
+    "01-lab-11.1-compaction-entry.ipynb": lab_11_1,
+    "02-lab-11.2-interaction-groups.ipynb": lab_11_2,
+    "03-lab-11.3-budget-projection.ipynb": lab_11_3,
+    "04-lab-11.4-create-compaction.ipynb": lab_11_4,
+    "05a-lab-11.5-restoring.ipynb": lab_11_5_restoring,
+    "05b-lab-11.5-compacting-again.ipynb": lab_11_5_compacting,
+    "06-transfer-budget-ledger.ipynb": transfer,
+    "07-beyond-the-fixture-real-session.ipynb": real_session,
+    "08-recap.ipynb": recap,
+}
+"""Each notebook's source module, in reading order."""
+
+CHINESE: frozenset[str] = frozenset(
+    name for name, module in SOURCES.items() if getattr(module, "TRANSLATED", False)
+)
+"""The notebooks whose source is translated, so they have a Chinese edition."""
+
+
+def source_file(name: str) -> str:
+    """Where a notebook's cells are written, as a path from the repository root."""
+    return f"notebook_tools/notebook_sources/{SOURCES[name].__name__.rsplit('.', 1)[-1]}.py"
+
+
 NOTEBOOKS: dict[str, list[Cell]] = {
-    "00-start-here.ipynb": start_here.CELLS,
-    "01-lab-11.1-compaction-entry.ipynb": lab_11_1.CELLS,
-    "02-lab-11.2-interaction-groups.ipynb": lab_11_2.CELLS,
-    "03-lab-11.3-budget-projection.ipynb": lab_11_3.CELLS,
-    "04-lab-11.4-create-compaction.ipynb": lab_11_4.CELLS,
-    "05a-lab-11.5-restoring.ipynb": lab_11_5_restoring.CELLS,
-    "05b-lab-11.5-compacting-again.ipynb": lab_11_5_compacting.CELLS,
-    "06-transfer-budget-ledger.ipynb": transfer.CELLS,
-    "07-beyond-the-fixture-real-session.ipynb": real_session.CELLS,
-    "08-recap.ipynb": recap.CELLS,
+    name: start_here.cells(list(SOURCES), CHINESE) if module is start_here else module.CELLS
+    for name, module in SOURCES.items()
 }

@@ -6,13 +6,65 @@ opening the notebook does not show them), and the explanation (``reveal``:
 a ``<details>`` block that stays closed until the student opens it). An
 exercise is ``exercise_cells``: the prompt, a cell the student fills in, and
 the instant check.
+
+Two editions from one source
+----------------------------
+
+Every notebook is built twice from the same source: in English
+(``notebooks/NN-name.ipynb``) and in Chinese (``notebooks/zh/NN-name.ipynb``).
+The code cells are shared; only the prose is written twice. English always
+comes first, Chinese is a keyword argument next to it:
+
+* ``md(en, zh=...)``: a markdown cell in both languages.
+* ``reveal(en, zh=...)``: an explanation; the ``<details>`` label is
+  ``SHOW_THE_ANSWER`` or ``SHOW_THE_ANSWER_ZH`` by itself.
+* ``exercise_cells(id, prompt, starter, zh=...)``: ``zh`` is the Chinese
+  prompt (it names the exercise id, like the English one).
+* ``your_turn_cells(lab, what, what_zh=...)``: ``what_zh`` is the Chinese
+  "implement ..." phrase; ``fixture_cells`` and ``checks_cells`` are
+  translated here once for every notebook.
+* ``code(src, zh_comments={...})`` and ``answer(src, zh_comments={...})``:
+  the code is never translated. ``zh_comments`` maps the text of an English
+  ``#`` comment (without the ``#``) to its Chinese text, and only comments
+  change in the Chinese edition: every code token stays byte-identical.
+  ``# NBVAL_...``, ``noqa``/``type:``/``fmt:`` pragmas and comments without a
+  Latin letter are never translated. Docstrings and string literals are code:
+  they stay English in both editions (a message a cell prints comes from the
+  library, in English).
+* Code that depends on the language reads ``LANG``: the build adds
+  ``LANG = "en"`` (``LANG = "zh"`` in the Chinese edition) after the imports
+  of every notebook's first code cell, the one code line the editions differ
+  in. So a cell writes ``chapter_fixture(LANG)``, ``fixture_summary(LANG)``,
+  ``chapter_fixture_after_compaction(LANG)`` or
+  ``render_summary(summary, summary_labels(LANG))`` (``course_lib.views``),
+  never a language of its own. Paths go through ``workbook_root()``
+  (``course_lib.views``): the Chinese edition runs one folder deeper.
+* Wrap Chinese prose in the source like English: a line break between two
+  Chinese characters is removed in the notebook (``joined_chinese_lines``),
+  where Markdown would show it as a space.
+* A "predict first" question starts with ``PREDICT_FIRST[lang]``
+  (``**Predict first.**`` / ``**先预测。**``). Chart titles and labels stay
+  ASCII: a fresh machine has no CJK font for matplotlib.
+
+A source is built in Chinese once it says ``TRANSLATED = True`` at module
+level (until every source does; then the flag goes). From then on a cell
+without its Chinese text, or a ``zh_comments`` key that matches no comment,
+fails the build with the source's name and the cell's number. The Chinese
+edition uses the chapter's own terms (活动路径, 上下文投影, 交互, 压缩 /
+compaction, 摘要, 预算 ...), as ``chapter11-context-compaction.zh.txt``
+writes them; ids, function names and JSON keys stay as they are.
 """
 
 from __future__ import annotations
 
+import ast
 import copy
+import io
+import re
 import textwrap
-from dataclasses import dataclass
+import tokenize
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 HIDDEN_OUTPUTS: dict[str, Any] = {"collapsed": True, "jupyter": {"outputs_hidden": True}}
@@ -28,72 +80,228 @@ metadata, so the folded outputs are still compared on every run.
 SHOW_THE_ANSWER = "Show the answer"
 """The label of every ``<details>`` block that holds an answer (a browser test clicks it)."""
 
+SHOW_THE_ANSWER_ZH = "显示答案"
+"""The same label in the Chinese edition."""
+
+Lang = Literal["en", "zh"]
+LANGUAGES: tuple[Lang, ...] = ("en", "zh")
+"""The editions, in build order: English in ``notebooks/``, Chinese in ``notebooks/zh/``."""
+
+ANSWER_LABELS: dict[Lang, str] = {"en": SHOW_THE_ANSWER, "zh": SHOW_THE_ANSWER_ZH}
+PREDICT_FIRST: dict[Lang, str] = {"en": "**Predict first.**", "zh": "**先预测。**"}
+"""How a "predict first" question starts, in each edition (the tests find them by it)."""
+
+LANG_COMMENTS: dict[Lang, str] = {
+    "en": 'the language of this edition; the Chinese one (notebooks/zh/) says "zh"',
+    "zh": '本版本的语言；英文版（notebooks/）写作 "en"',
+}
+"""The comment on the ``LANG`` line the build adds to every notebook's first code cell."""
+
+
+def lang_line(lang: Lang) -> str:
+    """The one code line the two editions of a notebook differ in."""
+    return f'LANG = "{lang}"  # {LANG_COMMENTS[lang]}'
+
+
+UNTRANSLATED_COMMENT = re.compile(r"NBVAL_\w+|noqa\b|(type|fmt|ruff|mypy|pyright):|[^A-Za-z]*$")
+"""Comments that stay as they are in both editions: markers, pragmas, no Latin letter."""
+
+
+class MissingTranslation(ValueError):
+    """A Chinese edition needs a text its source does not have (each problem names its cell)."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = list(problems)
+
 
 @dataclass(frozen=True)
 class Cell:
-    """One notebook cell: markdown prose or Python code.
+    """One notebook cell: markdown prose or Python code, in both editions.
 
     ``outputs_hidden`` marks a code cell whose stored outputs are the answer to
     the question above it, so they start folded (``HIDDEN_OUTPUTS``).
+    ``source`` is the English text (a code cell's code); ``zh`` is a
+    markdown cell's Chinese text (``None`` until it is written) and
+    ``zh_comments`` a code cell's comments in Chinese, as (English, Chinese)
+    pairs.
     """
 
     kind: Literal["markdown", "code"]
     source: str
     outputs_hidden: bool = False
+    zh: str | None = None
+    zh_comments: tuple[tuple[str, str], ...] = ()
 
     @property
     def metadata(self) -> dict[str, Any]:
         """The cell metadata the stored notebook carries for this cell (usually none)."""
         return copy.deepcopy(HIDDEN_OUTPUTS) if self.outputs_hidden else {}
 
+    def problems(self, lang: Lang) -> list[str]:
+        """What this cell lacks for an edition in ``lang`` (nothing for English)."""
+        if lang == "en":
+            return []
+        if self.kind == "markdown":
+            return [] if self.zh is not None else ["no Chinese text"]
+        known = dict(self.zh_comments)
+        comments = [text for _, _, text in _comments(self.source)]
+        missing = [
+            f"no Chinese for the comment {text!r}"
+            for text in comments
+            if not UNTRANSLATED_COMMENT.match(text) and text not in known
+        ]
+        stale = [
+            f"zh_comments key {text!r} matches no comment" for text in known if text not in comments
+        ]
+        return missing + stale
 
-def md(text: str) -> Cell:
-    """A markdown cell; the text may be indented like the code around it."""
-    return Cell("markdown", textwrap.dedent(text).strip())
+    def in_language(self, lang: Lang) -> Cell:
+        """This cell as the edition in ``lang`` shows it (raises if a text is missing)."""
+        if problems := self.problems(lang):
+            raise MissingTranslation(problems)
+        if lang == "en":
+            text = self.source
+        elif self.kind == "markdown":
+            assert self.zh is not None
+            text = joined_chinese_lines(self.zh)
+        else:
+            text = _translated_comments(self.source, dict(self.zh_comments))
+        return Cell(self.kind, text, self.outputs_hidden)
+
+    def describe(self) -> str:
+        """The cell's kind and the start of its English text, to name it in an error."""
+        first = self.source.strip().splitlines()[0] if self.source.strip() else ""
+        return f"{self.kind} {first[:60]!r}"
 
 
-def code(text: str) -> Cell:
-    """A code cell; ruff formats it before the notebook is executed."""
-    return Cell("code", textwrap.dedent(text).strip())
+CHINESE_CHARACTER = "[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]"
+_CHINESE_LINE_BREAK = re.compile(rf"(?<={CHINESE_CHARACTER})\n[ \t]*(?={CHINESE_CHARACTER})")
 
 
-def answer(text: str) -> Cell:
-    """The code cell that answers a "predict first" question: its outputs start folded."""
-    return Cell("code", textwrap.dedent(text).strip(), outputs_hidden=True)
+def joined_chinese_lines(text: str) -> str:
+    """Chinese prose with its source line breaks removed where both sides are Chinese.
 
-
-def reveal(text: str) -> Cell:
-    """A markdown explanation of an answer, closed until the student opens it.
-
-    The blank lines around the text let JupyterLab render it as markdown
-    inside the HTML block.
+    Markdown turns a line break inside a paragraph into a space, which is right
+    between English words but a stray gap between two Chinese characters; so a
+    translator wraps the source like English and the notebook gets the
+    paragraph whole. Fenced code blocks are left as they are.
     """
-    body = textwrap.dedent(text).strip()
-    return Cell(
-        "markdown",
-        f"<details><summary>{SHOW_THE_ANSWER}</summary>\n\n{body}\n\n</details>",
+    parts = re.split(r"(^```.*?^```$)", text, flags=re.MULTILINE | re.DOTALL)
+    return "".join(
+        part if part.startswith("```") else _CHINESE_LINE_BREAK.sub("", part) for part in parts
     )
 
 
-def exercise_cells(exercise: str, prompt: str, starter: str, *, name: str = "") -> list[Cell]:
+def _dedented(text: str | None) -> str | None:
+    return None if text is None else textwrap.dedent(text).strip()
+
+
+def _magic_free(source: str) -> str:
+    """The code with IPython's ``%`` and ``!`` lines blanked, line numbers unchanged."""
+    return "\n".join(
+        "" if line.lstrip().startswith(("%", "!")) else line for line in source.split("\n")
+    )
+
+
+def _comments(source: str) -> list[tuple[int, int, str]]:
+    """Each ``#`` comment of the code: its line (from 0), its column and its text after ``#``."""
+    tokens = tokenize.generate_tokens(io.StringIO(_magic_free(source) + "\n").readline)
+    return [
+        (token.start[0] - 1, token.start[1], token.string[1:].strip())
+        for token in tokens
+        if token.type == tokenize.COMMENT
+    ]
+
+
+def _translated_comments(source: str, chinese: Mapping[str, str]) -> str:
+    """The code with each comment ``chinese`` knows written in Chinese; nothing else changes."""
+    lines = source.split("\n")
+    for row, column, text in _comments(source):
+        if text in chinese:
+            lines[row] = f"{lines[row][:column]}# {chinese[text]}"
+    return "\n".join(lines)
+
+
+def _pairs(comments: Mapping[str, str] | None) -> tuple[tuple[str, str], ...]:
+    return tuple((comments or {}).items())
+
+
+def md(text: str, zh: str | None = None) -> Cell:
+    """A markdown cell, English first, then its Chinese text; both may be indented like code."""
+    return Cell("markdown", textwrap.dedent(text).strip(), zh=_dedented(zh))
+
+
+def code(text: str, zh_comments: Mapping[str, str] | None = None) -> Cell:
+    """A code cell; ruff formats it before the notebook is executed.
+
+    ``zh_comments`` maps each English comment's text (without ``#``) to its
+    Chinese text for the Chinese edition; the code itself is the same in both.
+    """
+    return Cell("code", textwrap.dedent(text).strip(), zh_comments=_pairs(zh_comments))
+
+
+def answer(text: str, zh_comments: Mapping[str, str] | None = None) -> Cell:
+    """The code cell that answers a "predict first" question: its outputs start folded."""
+    return Cell(
+        "code", textwrap.dedent(text).strip(), outputs_hidden=True, zh_comments=_pairs(zh_comments)
+    )
+
+
+def _details(label: str, text: str) -> str:
+    return f"<details><summary>{label}</summary>\n\n{textwrap.dedent(text).strip()}\n\n</details>"
+
+
+def reveal(text: str, zh: str | None = None) -> Cell:
+    """A markdown explanation of an answer, closed until the student opens it.
+
+    The blank lines around the text let JupyterLab render it as markdown
+    inside the HTML block. ``zh`` is the Chinese explanation.
+    """
+    return Cell(
+        "markdown",
+        _details(SHOW_THE_ANSWER, text),
+        zh=None if zh is None else _details(SHOW_THE_ANSWER_ZH, zh),
+    )
+
+
+def exercise_cells(
+    exercise: str,
+    prompt: str,
+    starter: str,
+    *,
+    name: str = "",
+    zh: str | None = None,
+    zh_comments: Mapping[str, str] | None = None,
+) -> list[Cell]:
     """An exercise in three cells: the prompt, the cell the student fills in, the instant check.
 
     ``starter`` is stored unanswered (``answer_q1 = ...``, or a function that
     returns ``...``), so the stored check says "not answered yet" on every
     run. ``name`` is what the check is given: by default ``answer_q1`` for
     exercise ``11.3-q1``; a function exercise passes the function's name. The
-    code cells hold no prose, so a Chinese edition changes only the prompt.
+    code cells hold no prose, so a Chinese edition changes only the prompt
+    (``zh``) and the starter's comments (``zh_comments``).
     """
     given = name or "answer_" + exercise.rsplit("-", 1)[-1]
     return [
-        md(prompt),
-        code(starter),
-        code(f'check("{exercise}", {given})'),
+        md(prompt, zh=zh),
+        code(starter, zh_comments=zh_comments),
+        code(check_line(exercise, given)),
     ]
 
 
+def check_line(exercise: str, given: str) -> str:
+    """The instant check's cell: the same code in both editions."""
+    return f'check("{exercise}", {given}, lang=LANG)'
+
+
 def fixture_cells() -> list[Cell]:
-    """Build the chapter's ten entries and show them, one colour per interaction group."""
+    """Build the chapter's ten entries and show them, one colour per interaction group.
+
+    ``chapter_fixture(LANG)``: the Chinese edition shows the course's Chinese
+    texts, with the same ids and the same costs, so every number is the same.
+    """
     return [
         md(
             """
@@ -103,11 +311,18 @@ def fixture_cells() -> list[Cell]:
             messages. `tokens` is what the chapter's teaching estimator charges (not a
             real tokenizer). Notice the three colours: every budget decision keeps or
             drops a whole colour, and `sys` belongs to none of them.
-            """
+            """,
+            zh="""
+            ## Fixture：本章的十条 entries
+
+            本章的十条 entries：开头一条 system message，后面九条对话消息。`tokens`
+            是本章教学用估算器给每条消息的成本，不是真实的 tokenizer 结果。注意三种
+            颜色：每个预算决定都整体保留或整体丢弃一种颜色，而 `sys` 不属于其中任何一种。
+            """,
         ),
         code(
             """
-            path = chapter_fixture()
+            path = chapter_fixture(LANG)
             estimate = fixture_estimator()
             styled_fixture_frame(path, estimate)
             """
@@ -121,8 +336,12 @@ PRACTICE_HINT = (
 )
 
 
-def your_turn_cells(lab: str, what: str) -> list[Cell]:
-    """How to practise ``lab``: create the package, implement ``what``, run the checks on it."""
+def your_turn_cells(lab: str, what: str, what_zh: str | None = None) -> list[Cell]:
+    """How to practise ``lab``: create the package, implement ``what``, run the checks on it.
+
+    ``what_zh`` is ``what`` in Chinese (the Chinese edition's step 2).
+    """
+    test_file = f"tests/test_lab_{lab.replace('.', '_')}.py"
     return [
         md(
             f"""
@@ -136,20 +355,39 @@ def your_turn_cells(lab: str, what: str) -> list[Cell]:
             2. For this lab, implement {what}.
             3. Check it: `.venv/bin/course-lab check {lab} --impl practice/ch11`, which runs the
                same checks as
-               `.venv/bin/pytest tests/test_lab_{lab.replace(".", "_")}.py --impl practice/ch11`.
+               `.venv/bin/pytest {test_file} --impl practice/ch11`.
 
             The next cell runs the same check from here when `practice/ch11` exists.
             Its output depends on your code, so it is not compared with the stored
             notebook; the cell after it always runs the reference checks.
-            """
+            """,
+            zh=None
+            if what_zh is None
+            else f"""
+            ## 轮到你了
+
+            1. 先创建一次练习包：在仓库根目录的终端里（JupyterLab 的
+               *File → New → Terminal* 就在那里打开）运行
+               `.venv/bin/course-lab practice 11 --lang zh`。它创建 `practice/ch11`：本章
+               模块的一份副本，其中每个实验的代码都换成了 `raise LabNotImplemented(...)`，
+               上方附有中文说明；之后这个文件夹的 `check` 和 `solution` 都用中文回答。
+            2. 本实验要实现：{what_zh}。
+            3. 检查：`.venv/bin/course-lab check {lab} --impl practice/ch11`，它运行的检查与
+               `.venv/bin/pytest {test_file} --impl practice/ch11` 相同。
+
+            `practice/ch11` 存在时，下一个单元格就在这里运行同样的检查。它的输出取决于
+            你的代码，所以不与存储的 notebook 比较；再下一个单元格总是运行参考实现的检查。
+            """,
         ),
         code(
             f"""
             # NBVAL_IGNORE_OUTPUT
-            practice = Path("..") / "practice" / "ch11"
+            from course_lib.views import workbook_root
+
+            practice = Path(workbook_root(), "practice", "ch11")
             if practice.is_dir():
                 mine = run_lab_checks("{lab}", impl=practice)
-                print(mine.summary_line())
+                print(mine.summary_line(LANG))
                 display(checks_frame(mine))
             else:
                 print("{PRACTICE_HINT}")
@@ -168,13 +406,62 @@ def checks_cells(lab: str) -> list[Cell]:
             The checks CI runs for Lab {lab}, run here against the reference
             `course_lib` (each in a fresh interpreter). Your practice package
             passes the lab when its table looks like this one.
-            """
+            """,
+            zh=f"""
+            ## 本实验的检查
+
+            CI 为实验 {lab} 运行的检查，这里针对参考实现 `course_lib` 运行（每项在一个
+            新的解释器中）。你的练习包的表格和这一张一样时，就通过了本实验。
+            """,
         ),
         code(
             f"""
             report = run_lab_checks("{lab}")
-            print(report.summary_line())
+            print(report.summary_line(LANG))
             checks_frame(report)
             """
         ),
     ]
+
+
+# --- the two editions --------------------------------------------------------
+
+
+def _after_imports(source: str) -> int:
+    """The line (from 0) after the imports a code cell starts with (0 when it has none)."""
+    end = 0
+    for node in ast.parse(_magic_free(source)).body:
+        if not isinstance(node, ast.Import | ast.ImportFrom):
+            break
+        end = node.end_lineno or node.lineno
+    return end
+
+
+def with_lang_line(source: str, lang: Lang) -> str:
+    """A first code cell with ``LANG = ...`` after its imports (before its first statement)."""
+    lines = source.split("\n")
+    end = _after_imports(source)
+    added = ["", lang_line(lang)] if end else [lang_line(lang)]
+    return "\n".join([*lines[:end], *added, *lines[end:]])
+
+
+def translation_problems(cells: Sequence[Cell], lang: Lang) -> list[str]:
+    """Every text the edition in ``lang`` lacks, each naming its cell (number, kind, start)."""
+    return [
+        f"cell {number:02d} ({cell.describe()}): {problem}"
+        for number, cell in enumerate(cells)
+        for problem in cell.problems(lang)
+    ]
+
+
+def edition(cells: Sequence[Cell], lang: Lang) -> list[Cell]:
+    """The cells of one edition: each in ``lang``, and ``LANG`` set in the first code cell.
+
+    Raises ``MissingTranslation`` listing every cell that lacks a text.
+    """
+    if problems := translation_problems(cells, lang):
+        raise MissingTranslation(problems)
+    shown = [cell.in_language(lang) for cell in cells]
+    first = next(number for number, cell in enumerate(shown) if cell.kind == "code")
+    shown[first] = replace(shown[first], source=with_lang_line(shown[first].source, lang))
+    return shown

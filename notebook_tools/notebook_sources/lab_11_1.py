@@ -40,6 +40,7 @@ CELLS: list[Cell] = [
         import tempfile
         from pathlib import Path
 
+        import pandas as pd
         from IPython.display import display
 
         from course_lib import (
@@ -124,8 +125,13 @@ CELLS: list[Cell] = [
         wire["summary"]["constraints"].append("added to the dict after parsing")
         parsed.summary.next.append("added to the parsed entry")
 
-        print("parsed.summary.constraints:", parsed.summary.constraints)
-        print("wire summary next:         ", wire["summary"]["next"])
+        pd.DataFrame(
+            {
+                "parsed entry": [parsed.summary.constraints, parsed.summary.next],
+                "wire dict": [wire["summary"]["constraints"], wire["summary"]["next"]],
+            },
+            index=["summary constraints", "summary next"],
+        )
         """
     ),
     reveal(

@@ -14,6 +14,8 @@ from .cells import (
     your_turn_cells,
 )
 
+TRANSLATED = True
+
 CELLS: list[Cell] = [
     md(
         """
@@ -32,7 +34,22 @@ CELLS: list[Cell] = [
         types of Chapter 3 (`toolCall` blocks, `toolResult` messages).
 
         **Checks.** `tests/test_lab_11_2.py` (3 checks).
-        """
+        """,
+        zh="""
+        # 实验 11.2 — 交互：user 边界与 call/result id
+
+        **本章小节：**「两个 tool result 仍属于 u3 开始的同一组」
+
+        **目标。** 预算绝不能保留一个 tool call 却丢掉它的 result（反过来也不行）。所以在
+        计算任何成本之前，路径上的消息先被分成**交互**（interaction）：一条 user 消息开启
+        一组，直到下一条 user 消息之前的所有消息都属于这一组。在一组之内，tool call 与
+        result 只按 id 配对。交互是预算整体保留或整体丢弃的最小单位。
+
+        **基础。** 第 10 章的活动路径（`path_to`），以及第 3 章的消息类型（`toolCall`
+        块、`toolResult` 消息）。
+
+        **检查。** `tests/test_lab_11_2.py`（3 项检查）。
+        """,
     ),
     code(
         """
@@ -72,7 +89,15 @@ CELLS: list[Cell] = [
         one at the end of the path. Notice the last two columns: `calls` declares
         `read-1` first, but `test-1` finished first, so its result comes first. The
         pairing is by id, so the order does not matter.
-        """
+        """,
+        zh="""
+        ## 第 1 步 — 三组
+
+        `group_interactions` 跳过 `sys`（system message 记录的是 prompt 状态，不属于
+        对话），在 `u1`、`u2` 和 `u3` 处各开启一组，并在路径末尾结算最后一组。注意最后
+        两列：`calls` 先声明 `read-1`，但 `test-1` 先完成，所以它的 result 排在前面。
+        配对只看 id，所以顺序无关紧要。
+        """,
     ),
     code(
         """
@@ -80,7 +105,10 @@ CELLS: list[Cell] = [
         groups_frame(groups, estimate)
         """
     ),
-    md("The groups hold the entries in path order, exactly as the chapter lists them:"),
+    md(
+        "The groups hold the entries in path order, exactly as the chapter lists them:",
+        zh="各组按路径顺序保存 entries，与本章列出的完全一致：",
+    ),
     code(
         """
         for group in groups:
@@ -102,6 +130,16 @@ CELLS: list[Cell] = [
         to it).
         """,
         "answer_q1 = ...",
+        zh="""
+        ### 练习 11.2-q1 — 给另一条路径分组
+
+        `system_replay_fixture()`（来自 `course_lib`）是实验 11.5 的路径：
+        `sys → u1 → a1 → patch-1 → u2 → a2 → compact-1 → patch-2 → u3 → a3`，其中
+        `sys`、`patch-1` 和 `patch-2` 是 system message，`compact-1` 是一条 compaction
+        entry。对它的 message entries，`group_interactions` 返回哪些组？用组的列表作答，
+        每组是按路径顺序排列的 entry id 列表，例如 `[["x1", "y1"], ["x2"]]`。先自己决定；
+        之后可以用 `group_interactions` 验证（只能把 message entries 传给它）。
+        """,
     ),
     md(
         """
@@ -110,7 +148,14 @@ CELLS: list[Cell] = [
         Every gap between two grouped messages, and whether a budget may cut there.
         Only `a1 | u2` and `a2 | u3` are allowed: a cut anywhere inside group 3
         would leave a tool call without its result, or a result without its call.
-        """
+        """,
+        zh="""
+        ## 第 2 步 — 预算可以在哪里裁剪
+
+        两条分组消息之间的每个间隙，以及预算能否在那里裁剪。只有 `a1 | u2` 和
+        `a2 | u3` 允许：在第 3 组内部的任何位置裁剪，都会留下一个没有 result 的 tool
+        call，或一个没有 call 的 result。
+        """,
     ),
     code("cut_points_frame(path)"),
     md(
@@ -121,7 +166,14 @@ CELLS: list[Cell] = [
         with its ids unchanged. Does `group_interactions` refuse the group, or does
         it still return one valid group? Decide, then open the folded output of the
         next cell (click the bar under it, or run it).
-        """
+        """,
+        zh="""
+        ## 第 3 步 — result 可以任意顺序出现
+
+        **先预测。** 把 `r-test` 移到 `calls` *前面*，仍在同一个交互里，id 不变。
+        `group_interactions` 会拒绝这一组，还是仍然返回一个合法的组？先决定，再打开
+        下一个单元格折叠的输出（点击它下面的细条，或运行它）。
+        """,
     ),
     answer(
         """
@@ -137,7 +189,12 @@ CELLS: list[Cell] = [
         it, but a result is paired with its call when the group closes, once both
         are known. Positions, tool names and the final assistant message play no
         part.
-        """
+        """,
+        zh="""
+        仍然是一个合法的组：user 消息划定边界，而 id 规则只看 id。`r-test` 在 `calls`
+        声明 `test-1` 之前就回答了它，但 result 与 call 的配对发生在这一组结束时，那时
+        两者都已知道。数组位置、工具名和终态 assistant 消息都不参与配对。
+        """,
     ),
     md(
         """
@@ -154,14 +211,33 @@ CELLS: list[Cell] = [
 
         Rules 1 and 3 are checked as each message arrives; rules 2 and 4 when the
         group closes, once all its messages are known.
-        """
+        """,
+        zh="""
+        在一组之内，工具事实只按 id 核对，从不按位置、`toolName`，或最后出现的是哪条
+        assistant 消息。四条规则：
+
+        1. 每个 tool call id 在组内只声明一次（否则：*duplicate*，指出该 call id）；
+        2. 每条 result 的 `toolCallId` 都指向同一组中的一个 call（否则：*unknown
+           call*，指出该 result entry 和 call id）；
+        3. 一个 call 至多对应一条 result（否则：*duplicate*，指出该 call id）；
+        4. 这一组结束时，每个 call 都已有它的 result（否则：*missing result*，指出
+           该 call id 和声明它的 entry）。
+
+        规则 1 和 3 在每条消息到达时检查；规则 2 和 4 在这一组结束、所有消息都已知时
+        检查。
+        """,
     ),
     md(
         """
         ## Step 4 — the groups are copies
 
         Changing a tool argument inside a returned group leaves the path as it was:
-        """
+        """,
+        zh="""
+        ## 第 4 步 — 分组是副本
+
+        修改返回的组里的一个工具参数，路径保持原样：
+        """,
     ),
     code(
         """
@@ -177,13 +253,20 @@ CELLS: list[Cell] = [
         Bad input stops before the budget. We change `r-test`'s `toolCallId` from
         `test-1` to `unknown-1`, going through the parser as a store would. The
         parser accepts it (the shape is fine), but the group can no longer pair it:
-        """
+        """,
+        zh="""
+        ## 第 5 步 — 预期的失败：`unknown-1`
+
+        错误输入在进入预算之前就会停下。我们把 `r-test` 的 `toolCallId` 从 `test-1`
+        改成 `unknown-1`，并像 Store 一样经过 parser。parser 接受它（形状没有问题），
+        但这一组再也无法为它配对：
+        """,
     ),
     code(
         """
         def fixture_with(change) -> list:
             \"\"\"The fixture after ``change`` edited its wire dicts, parsed again.\"\"\"
-            wires = {entry.id: entry.to_wire() for entry in chapter_fixture()}
+            wires = {entry.id: entry.to_wire() for entry in chapter_fixture(LANG)}
             change(wires)
             return [parse_session_entry(wire) for wire in wires.values()]
 
@@ -201,7 +284,11 @@ CELLS: list[Cell] = [
         The error names the result entry `r-test` and the unknown call `unknown-1`.
         `build_context` groups first, so the same error stops the budget: group 3
         never reaches the selection.
-        """
+        """,
+        zh="""
+        错误指出 result entry `r-test` 和未知的 call `unknown-1`。`build_context`
+        先分组，所以同一个错误会让预算停下：第 3 组根本不会进入预算选择。
+        """,
     ),
     code(
         """
@@ -227,12 +314,24 @@ CELLS: list[Cell] = [
         fine) and the call id, e.g. `("duplicate", "x-1")`.
         """,
         "answer_q2 = ...",
+        zh="""
+        ### 练习 11.2-q2 — 一个 result 不见了
+
+        取去掉 `r-read` 的 fixture。`group_interactions` 报告哪一条规则，它的消息指出
+        哪个 call id？用一个二元组作答：规则的词（`"duplicate"`、`"unknown call"`、
+        `"missing result"` 或 `"before the first user message"`；如果你认为路径没有
+        问题，就写 `"valid"`）和 call id，例如 `("duplicate", "x-1")`。
+        """,
     ),
     md(
         """
         The other id rules, and a conversation that does not start with a user
         message. Each message names the entry or call id to look at first.
-        """
+        """,
+        zh="""
+        其余的 id 规则，以及一段不以 user 消息开头的对话。每条错误消息都指出应当首先
+        查看的 entry 或 call id。
+        """,
     ),
     code(
         """
@@ -271,6 +370,8 @@ CELLS: list[Cell] = [
         "`group_interactions` and the two methods of its helper `_OpenGroup` "
         "(`add` records calls and results, `close` checks the four id rules) in "
         "`practice/ch11/groups.py`",
+        what_zh="`practice/ch11/groups.py` 中的 `group_interactions`，以及它的辅助类 "
+        "`_OpenGroup` 的两个方法（`add` 记录 call 与 result，`close` 核对四条 id 规则）",
     ),
     *checks_cells("11.2"),
 ]

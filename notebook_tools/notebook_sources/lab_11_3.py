@@ -183,13 +183,15 @@ CELLS: list[Cell] = [
         squeezed = build_context(
             path, max_tokens=19, reserved_output=4, safety_margin=2, estimate_tokens=estimate
         )
+        display(
+            group_budget_frame(
+                path, max_tokens=19, reserved_output=4, safety_margin=2, estimate_tokens=estimate
+            )
+        )
         print("available_for_messages:", squeezed.tokens.available_for_messages)
         print("kept_entry_ids:", squeezed.kept_entry_ids)
         print("reason:", squeezed.reason)
         print("total:", squeezed.tokens.total, "> max_tokens:", squeezed.tokens.max_tokens)
-        group_budget_frame(
-            path, max_tokens=19, reserved_output=4, safety_margin=2, estimate_tokens=estimate
-        )
         """
     ),
     reveal(

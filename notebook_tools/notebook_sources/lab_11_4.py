@@ -14,6 +14,8 @@ from .cells import (
     your_turn_cells,
 )
 
+TRANSLATED = True
+
 CELLS: list[Cell] = [
     md(
         """
@@ -32,7 +34,22 @@ CELLS: list[Cell] = [
         **Builds on.** Lab 11.1's compaction entry and parser, Lab 11.2's groups.
 
         **Checks.** `tests/test_lab_11_4.py` (2 checks).
-        """
+        """,
+        zh="""
+        # 实验 11.4 — 创建 compaction entry（纯函数）
+
+        **本章小节：**「compact-1 记录摘要与保留起点」
+
+        **目标。** 实验 11.3 把第 1 组留在了外面，但 `build_context` 只读：它从不写入
+        摘要。调用者准备好摘要后，向 `create_compaction_entry` 要这条 entry。函数从路径
+        推导出 parent，检查第一条保留的 entry 是否开启一个完整的交互，经过 parser 校验
+        并复制结果，再把它返回。它不接触任何 Store：调用者展示它、审计它或请求确认，
+        然后再显式地追加它。
+
+        **基础。** 实验 11.1 的 compaction entry 与 parser，实验 11.2 的分组。
+
+        **检查。** `tests/test_lab_11_4.py`（2 项检查）。
+        """,
     ),
     code(
         """
@@ -75,7 +92,14 @@ CELLS: list[Cell] = [
         starts, and `tokens_before`: the caller's own record of how large the
         context was before compacting. Here that is what the path's messages cost
         with nothing trimmed, 7 + 7 + 15:
-        """
+        """,
+        zh="""
+        ## 第 1 步 — 调用者带来什么
+
+        一份摘要（真实的 agent 中由模型写出；这里是课程的 `fixture_summary()`）、新
+        entry 的 id 和时间、保留部分从哪里开始，以及 `tokens_before`：调用者自己记录的
+        压缩前上下文规模。这里就是路径上的消息在不裁剪时的成本，7 + 7 + 15：
+        """,
     ),
     code(
         """
@@ -88,12 +112,16 @@ CELLS: list[Cell] = [
         **Predict first.** The caller does not pass a parent id. Which entry will
         `compact-1` hang after? Decide, then open the folded output of the next
         cell (click the bar under it, or run it).
-        """
+        """,
+        zh="""
+        **先预测。** 调用者没有传入 parent id。`compact-1` 会挂在哪条 entry 后面？先
+        决定，再打开下一个单元格折叠的输出（点击它下面的细条，或运行它）。
+        """,
     ),
     answer(
         """
         before = [entry.to_wire() for entry in path]
-        summary = fixture_summary()
+        summary = fixture_summary(LANG)
         compact_1 = create_compaction_entry(
             path,
             id="compact-1",
@@ -111,13 +139,22 @@ CELLS: list[Cell] = [
         pass it, there can never be two answers to "where does this summary hang?".
         `firstKeptEntryId` means something else: where restoring will start keeping
         original messages.
-        """
+        """,
+        zh="""
+        `parentId` 是 `a3`，路径的最后一条 entry。因为调用者不能传入它，“这份摘要挂在
+        哪里？”永远不会出现两个答案。`firstKeptEntryId` 的含义不同：它是恢复时开始
+        保留原消息的位置。
+        """,
     ),
     md(
         """
         The function is pure. The path is unchanged (nothing was appended), and the
         entry shares nothing with the summary it was given:
-        """
+        """,
+        zh="""
+        这个函数是纯函数。路径没有变化（没有追加任何东西），返回的 entry 也不与传入的
+        摘要共享任何对象：
+        """,
     ),
     code(
         """
@@ -144,7 +181,19 @@ CELLS: list[Cell] = [
         Each row below is a real call of `create_compaction_entry` with that entry
         as `first_kept_entry_id`: exactly `u1`, `u2` and `u3` are accepted, the
         group starts of Lab 11.2.
-        """
+        """,
+        zh="""
+        ## 第 2 步 — 哪些 entry 可以作为保留部分的起点？
+
+        只有一个完整交互的第一条消息。`create_compaction_entry` 用实验 11.2 的方式找到
+        它们：用 `group_interactions` 给路径上的每条 message entry 分组，只有当
+        `first_kept_entry_id` 是其中某一组的第一条 entry 时才接受它（所以 tool id 无法
+        配对的路径会以同样的 `InteractionError` 被拒绝）。只有这之后，它才构造候选对象
+        并交给 `parse_session_entry`。
+
+        下面每一行都是一次真实的 `create_compaction_entry` 调用，以该 entry 作为
+        `first_kept_entry_id`：被接受的恰好是 `u1`、`u2` 和 `u3`，即实验 11.2 的组首。
+        """,
     ),
     code(
         """
@@ -152,7 +201,7 @@ CELLS: list[Cell] = [
             path,
             id="compact-1",
             timestamp=100,
-            summary=fixture_summary(),
+            summary=fixture_summary(LANG),
             tokens_before=tokens_before,
         )
         """
@@ -169,6 +218,14 @@ CELLS: list[Cell] = [
         entry ids, e.g. `{"x1", "x2"}`.
         """,
         "answer_q1 = ...",
+        zh="""
+        ### 练习 11.4-q1 — 压缩之后的切点
+
+        `chapter_fixture_after_compaction()` 是追加 `compact-1`、对话又继续了
+        `u4, a4` 之后的路径：`sys → u1 → … → a3 → compact-1 → u4 → a4`。在它上面创建
+        第二次 compaction。哪些 id 可以作为它的 `first_kept_entry_id`？用 entry id 的
+        集合作答，例如 `{"x1", "x2"}`。
+        """,
     ),
     md(
         """
@@ -177,7 +234,14 @@ CELLS: list[Cell] = [
         Cutting inside an interaction (`a2`, `calls`, `r-test`), an empty path, an id
         already on the path, and a system message as the first kept entry: `patch-2`
         on the path of Lab 11.5's system-replay example. Every message names the id.
-        """
+        """,
+        zh="""
+        ## 第 3 步 — 预期的失败
+
+        在交互内部裁剪（`a2`、`calls`、`r-test`）、空路径、路径上已有的 id，以及把
+        system message 作为第一条保留的 entry：实验 11.5 的 system 重放例子路径上的
+        `patch-2`。每条错误消息都指出相应的 id。
+        """,
     ),
     code(
         """
@@ -186,7 +250,7 @@ CELLS: list[Cell] = [
             options = {
                 "id": "compact-1",
                 "timestamp": 100,
-                "summary": fixture_summary(),
+                "summary": fixture_summary(LANG),
                 "first_kept_entry_id": "u2",
                 "tokens_before": tokens_before,
             }
@@ -204,7 +268,7 @@ CELLS: list[Cell] = [
                     system_replay_fixture(), id="compact-2", first_kept_entry_id="patch-2"
                 ),
                 "summary with files": create(
-                    path, summary={**fixture_summary().to_wire(), "files": []}
+                    path, summary={**fixture_summary(LANG).to_wire(), "files": []}
                 ),
             }
         )
@@ -219,7 +283,15 @@ CELLS: list[Cell] = [
         before it was removed. Notice the `group` column: a budget now considers
         only the part from `u2` on (Lab 11.5), so the groups are numbered from
         there and `u1, a1` are *summarised*, still in the session.
-        """
+        """,
+        zh="""
+        ## 第 4 步 — 由调用者追加
+
+        写入权仍由 Store 持有。把 `compact-1` 追加在十条 entry 之后，它就成为新的 leaf；
+        活动路径现在以它结尾，它之前的内容一条也没有删除。注意 `group` 列：预算现在
+        只考虑从 `u2` 开始的部分（实验 11.5），所以分组从那里开始编号，而 `u1, a1` 被
+        *摘要*替代，但仍在 session 中。
+        """,
     ),
     code(
         """
@@ -240,12 +312,21 @@ CELLS: list[Cell] = [
         `first_kept_entry_id="u3"`. What will its `parent_id` be? Give the id.
         """,
         "answer_q2 = ...",
+        zh="""
+        ### 练习 11.4-q2 — `compact-2` 挂在哪里？
+
+        在 `chapter_fixture_after_compaction()` 上以 `first_kept_entry_id="u3"` 创建
+        `compact-2`。它的 `parent_id` 会是什么？给出这个 id。
+        """,
     ),
     *your_turn_cells(
         "11.4",
         "`create_compaction_entry` in `practice/ch11/compaction.py` (derive the "
         "parent, refuse an empty path, a duplicate id and a cut inside an interaction, "
         "then pass the candidate through `parse_session_entry`)",
+        what_zh="`practice/ch11/compaction.py` 中的 `create_compaction_entry`（推导出 "
+        "parent，拒绝空路径、重复的 id 和落在交互内部的切点，再把候选对象交给 "
+        "`parse_session_entry`）",
     ),
     *checks_cells("11.4"),
 ]

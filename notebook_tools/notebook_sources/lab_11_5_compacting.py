@@ -143,9 +143,13 @@ CELLS: list[Cell] = [
     md("The summary the model reads is `compact-2`'s:"),
     answer(
         """
+        import html
+
+        from IPython.display import HTML
+
         from course_lib import text_of
 
-        print(text_of(again.messages[1]))
+        HTML("<pre>\\n" + html.escape(text_of(again.messages[1])) + "</pre>")
         """
     ),
     md(

@@ -27,6 +27,8 @@ CELLS: list[Cell] = [
     ),
     code(
         """
+        from IPython.display import display
+
         from course_lib import (
             build_context,
             chapter_fixture,
@@ -240,10 +242,10 @@ CELLS: list[Cell] = [
         full = build_context(
             continued, max_tokens=13, reserved_output=4, safety_margin=2, estimate_tokens=estimate
         )
+        display(deduction_frame(full, estimate))
         print("available_for_messages:", full.tokens.available_for_messages)
         print("kept_entry_ids:", full.kept_entry_ids)
         print("reason:", full.reason)
-        deduction_frame(full, estimate)
         """
     ),
     answer(

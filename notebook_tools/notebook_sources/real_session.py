@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from .cells import Cell, code, exercise_cells, md
 
+TRANSLATED = True
+
 CELLS: list[Cell] = [
     md(
         """
@@ -25,7 +27,23 @@ CELLS: list[Cell] = [
         **Checks.** None of its own: this notebook goes beyond the chapter. The
         importer is tested by `tests/test_import_pi.py`, the estimators by
         `tests/test_estimators.py`.
-        """
+        """,
+        zh="""
+        # 超越 fixture — 一个真实的 session
+
+        **目标。** 把各实验写出的函数用在一个真实的 pi session 上，而不是十条 entries 的
+        fixture：导入它，让导入时的每一处改动都可见；查看它的交互；按 pi 自己的预算和一个
+        更小的预算做上下文投影；对它做 compaction，再从 compaction 恢复；最后在真实文本上
+        比较两种 token 估算器。每张表都由文件算出，没有一个数是手写的。
+
+        **基础。** 实验 11.2（`group_interactions`）、实验 11.3（`build_context`）、
+        实验 11.4 和 11.5（`create_compaction_entry`、从 compaction 恢复）、迁移练习
+        （`budget_ledger`）、pi 导入器（`course_lib.importers`），以及两种针对真实文本的
+        估算器（`course_lib.estimators`）。
+
+        **检查。** 本 notebook 没有自己的检查：它超出了本章的范围。导入器由
+        `tests/test_import_pi.py` 测试，估算器由 `tests/test_estimators.py` 测试。
+        """,
     ),
     code(
         """
@@ -34,7 +52,6 @@ CELLS: list[Cell] = [
 
         import contextlib
         import io
-        from pathlib import Path
 
         import pandas as pd
         from IPython.display import display
@@ -71,6 +88,7 @@ CELLS: list[Cell] = [
             projection_frame,
             setup_notebook,
             untrimmed_message_tokens,
+            workbook_root,
         )
         from course_lib.tools.inspect_session import DEFAULT_MAX_TOKENS, DEFAULT_RESERVED_OUTPUT
 
@@ -86,11 +104,19 @@ CELLS: list[Cell] = [
         crosses the same strict parser as the fixture's. Notice what the file held
         *before* any mapping: every pi entry type is listed, so a type the file
         lacks shows as 0, and there is no `compaction` line in this session.
-        """
+        """,
+        zh="""
+        ## 第 1 步 — 导入样例
+
+        `data/pi-sessions/large-session.v1.jsonl` 是一个真实的 pi session 文件（格式 v1）。
+        `import_pi_session` 把每一行变成一条课程 entry，并让它经过与 fixture 相同的严格
+        parser。注意文件在任何映射*之前*保存了什么：每种 pi entry 类型都会列出，文件里没有的
+        类型显示为 0；这个 session 里没有 `compaction` 行。
+        """,
     ),
     code(
         """
-        SAMPLE = Path("..") / "data" / "pi-sessions" / "large-session.v1.jsonl"
+        SAMPLE = workbook_root() / "data" / "pi-sessions" / "large-session.v1.jsonl"
         imported = import_pi_session(SAMPLE)
         source = imported.source
         print(f"{SAMPLE.name}: pi format v{source.version}, {source.records:,} lines")
@@ -106,7 +132,13 @@ CELLS: list[Cell] = [
         results the importer added (Step 2). Settings lines (`model_change`,
         `thinking_level_change`) and the header become metadata, which is never
         sent to a model.
-        """
+        """,
+        zh="""
+        这些行变成了什么。v1 文件没有 id，所以一条 entry 的 id 就是它的行号（`L0005` 是第 5
+        行），它的 parent 是前一行。注意 message entries 比 pi 的 message 行多：多出来的是
+        导入器补上的 result（第 2 步）。设置行（`model_change`、`thinking_level_change`）和
+        文件头变成 metadata，metadata 永远不会发给模型。
+        """,
     ),
     code("entry_counts_frame(imported.entries)"),
     md(
@@ -118,7 +150,14 @@ CELLS: list[Cell] = [
         importer repairs what it can and writes a note for every change, with the
         pi line and the course entry it concerns. The notes by kind, most
         frequent first:
-        """
+        """,
+        zh="""
+        ## 第 2 步 — 导入器做的每一处改动
+
+        真实 session 会打破 fixture 从不打破的规则：在 tool call 中途被中止的轮次、课程
+        schema 里没有的字段。导入器修复它能修复的部分，并为每一处改动写一条 note，注明它涉及的
+        pi 行和课程 entry。按种类统计的 notes，最常见的在前：
+        """,
     ),
     code(
         """
@@ -141,7 +180,13 @@ CELLS: list[Cell] = [
         is complete again. The routine drops (`field_dropped`,
         `usage_total_computed`) are one note per field, with a count and a line
         range in `detail`.
-        """
+        """,
+        zh="""
+        全部 notes。注意 `missing_result_repaired` 这几行：每个从未得到 result 的 tool
+        call（用户中止了这一轮，或 provider 出错）现在都有一条合成的错误 result，就像 pi
+        自己发送的那样，于是这个交互重新完整。常规的丢弃（`field_dropped`
+        和 `usage_total_computed`）每个字段一条 note，`detail` 里写着次数和行范围。
+        """,
     ),
     code("notes"),
     md(
@@ -155,7 +200,16 @@ CELLS: list[Cell] = [
         `provider tokens`, the largest context the provider reported for one of
         its calls (`usage.totalTokens`; none for aborted or failed turns). Notice how
         uneven the sizes are: the mean is far above the median.
-        """
+        """,
+        zh="""
+        ## 第 3 步 — 交互
+
+        `group_interactions` 把活动路径分成交互，与它把 fixture 分成三组的做法完全相同。
+        每一行：交互从哪里开始、到哪里结束，包含多少条消息和多少个 tool call，按 pi 自己的
+        启发式算出的成本（`chars_estimator`：字符数 / 4，向上取整），以及
+        `provider tokens`：provider 为其中某次调用报告的最大上下文（`usage.totalTokens`；被中止或失败的轮次没有
+        这一项）。注意各交互的大小多么不均：平均值远高于中位数。
+        """,
     ),
     code(
         """
@@ -171,7 +225,11 @@ CELLS: list[Cell] = [
         The ten largest interactions. Notice that they are the ones with many tool
         calls or large tool results (files read in full): a budget keeps or drops
         each of them whole.
-        """
+        """,
+        zh="""
+        最大的十个交互。注意它们都是 tool call 很多或 tool result 很大（整个文件被读入）的
+        交互：预算会把每一个整体保留或整体丢弃。
+        """,
     ),
     code('sizes.nlargest(10, "tokens")'),
     md(
@@ -184,7 +242,14 @@ CELLS: list[Cell] = [
         definitions). The dashed line is where pi's automatic compaction starts
         with its default settings: a 200,000-token window minus the 16,384
         tokens it reserves.
-        """
+        """,
+        zh="""
+        同样的数字，沿着 session 从旧到新画出来。上图：每个交互的成本。下图：到目前为止的
+        历史（上图柱子的累计和），以及 provider 为每个交互中最大的那次调用统计的 token 数。
+        注意两条线之间的差距：provider 用自己的 tokenizer 计数，而且还读到了文件里没有的
+        内容（pi 的 system prompt 和工具定义）。虚线是 pi 在默认设置下开始自动 compaction
+        的位置：200,000 token 的窗口减去它预留的 16,384 个 token。
+        """,
     ),
     code(
         """
@@ -215,7 +280,10 @@ CELLS: list[Cell] = [
         figure
         """
     ),
-    md("The data the plot draws, one row per interaction:"),
+    md(
+        "The data the plot draws, one row per interaction:",
+        zh="图中画的数据，每个交互一行：",
+    ),
     code("sizes"),
     md(
         """
@@ -225,7 +293,14 @@ CELLS: list[Cell] = [
         answer, and no safety margin. The file holds no system message (pi does
         not store its system prompt in the session), so the replayed system
         message costs 0 here. Notice the allowance left for messages:
-        """
+        """,
+        zh="""
+        ## 第 4 步 — pi 默认设置下的账本
+
+        pi 的默认设置：200,000 token 的窗口，为回答预留 16,384 个 token，没有安全余量。文件里
+        没有 system message（pi 不把它的 system prompt 存进 session），所以这里重放出的
+        system message 成本为 0。注意留给消息的额度：
+        """,
     ),
     code(
         """
@@ -239,14 +314,22 @@ CELLS: list[Cell] = [
         The ledger, compacted: the three oldest and the three newest groups (and
         both sides of the cut, when there is one). Notice that every status is
         `kept`: there is no cut at all.
-        """
+        """,
+        zh="""
+        账本（ledger）的节选：最早的三组和最新的三组（有切点时，再加上切点两侧）。注意每个
+        状态都是 `kept`：根本没有切点。
+        """,
     ),
     code("ledger_excerpt_frame(budget_ledger(path, **pi_budget, estimate_tokens=chars))"),
     md(
         """
         The kept range and the reason. Every message entry fits, so `reason` is
         `within_budget` and the context starts with the session's first message.
-        """
+        """,
+        zh="""
+        保留范围和原因。每条 message entry 都放得下，所以 `reason` 是 `within_budget`，
+        上下文从 session 的第一条消息开始。
+        """,
     ),
     code(
         """
@@ -263,7 +346,13 @@ CELLS: list[Cell] = [
         The same session with a 50,000-token window (the same 16,384 reserved).
         Notice the allowance: far less than the history costs, so older
         interactions must go.
-        """
+        """,
+        zh="""
+        ## 第 5 步 — 更小的窗口：真正的裁剪
+
+        同一个 session，换成 50,000 token 的窗口（同样预留 16,384）。注意消息额度：远小于
+        历史的成本，所以较早的交互必须离开上下文。
+        """,
     ),
     code(
         """
@@ -277,7 +366,11 @@ CELLS: list[Cell] = [
         The ledger now has a cut. Notice that it falls between two groups: the
         groups above the `cut` row are left out whole, the groups below it are
         kept whole, so no tool call loses its result.
-        """
+        """,
+        zh="""
+        账本现在有了切点。注意它落在两组之间：`cut` 行以上的组整体留在外面，以下的组整体
+        保留，所以没有哪个 tool call 会丢掉它的 result。
+        """,
     ),
     code("ledger_excerpt_frame(budget_ledger(path, **small_budget, estimate_tokens=chars))"),
     md(
@@ -285,7 +378,11 @@ CELLS: list[Cell] = [
         The entries on both sides of the cut (`sent` says whether each one is in
         the context). Notice that the first kept entry is a user message: a
         context always starts where an interaction starts.
-        """
+        """,
+        zh="""
+        切点两侧的 entries（`sent` 表示每条是否在上下文中）。注意第一条保留的 entry 是一条
+        user 消息：上下文总是从一个交互的开头开始。
+        """,
     ),
     code(
         """
@@ -305,7 +402,13 @@ CELLS: list[Cell] = [
         cross the allowance (the dashed line). The data is `group_budget_frame`,
         the table Lab 11.3 showed for the fixture; below the plot are its rows
         down to the first two groups left out (without the long `entry ids`).
-        """
+        """,
+        zh="""
+        切点落在哪里，画成图：各组从新到旧排列（从右往左），每根柱子是从最新一组起算的累计
+        成本，颜色表示账本中的状态。注意切点正好在累计成本将要越过消息额度（虚线）的地方。
+        数据来自 `group_budget_frame`，也就是实验 11.3 为 fixture 展示过的那张表；图下面列出
+        它的行，一直到最先被留在外面的两组（去掉了很长的 `entry ids` 列）。
+        """,
     ),
     code(
         """
@@ -339,6 +442,13 @@ CELLS: list[Cell] = [
         Give its id (or the expression that computes it).
         """,
         "answer_q1 = ...",
+        zh="""
+        ### 练习 real-q1 — 100,000 token 的窗口
+
+        像第 5 步那样，自己在 session 的 `path` 上运行 `build_context`，参数为
+        `max_tokens = 100_000`、pi 的回答预留（`DEFAULT_RESERVED_OUTPUT`）和
+        `chars_estimator()`。保留范围从哪条 entry 开始？给出它的 id（或算出它的表达式）。
+        """,
     ),
     *exercise_cells(
         "real-q2",
@@ -349,6 +459,11 @@ CELLS: list[Cell] = [
         keep? `budget_ledger` has one row per interaction.
         """,
         "answer_q2 = ...",
+        zh="""
+        ### 练习 real-q2 — 能放下几个交互？
+
+        同样的预算下，预算保留了多少个交互（组）？`budget_ledger` 每个交互一行。
+        """,
     ),
     md(
         """
@@ -360,7 +475,15 @@ CELLS: list[Cell] = [
         so in a note), and what `build_context` keeps of the same path with the
         20,000 tokens of recent history pi's compaction aims to keep. Notice what
         this file says:
-        """
+        """,
+        zh="""
+        ## 第 6 步 — pi 的 compaction 保留了什么，`build_context` 保留什么
+
+        文件里有 pi 的 compaction 时，`pi_compactions_frame` 把每一次都与 `build_context`
+        并排列出：导入后 pi 的第一条保留 entry（导入器把它移回开启该交互的那条 user 消息，
+        并用一条 note 说明），以及 `build_context` 在同一条路径上、按 pi 的 compaction 想要
+        保留的 20,000 token 近期历史所保留的部分。注意这个文件给出的结果：
+        """,
     ),
     code(
         """
@@ -385,7 +508,14 @@ CELLS: list[Cell] = [
         summary below is a stand-in that says what it is; only its cost matters
         here. `tokens_before` is what the whole history costs, as Lab 11.4
         recorded it.
-        """
+        """,
+        zh="""
+        没有 compaction，而且最大的那次调用也低于 pi 的默认阈值。所以我们不去和 pi 从未做过
+        的事比较，而是自己压缩这个 session，切点就取 `build_context` 在 50,000 token 下裁剪
+        的位置。写出真正的摘要是模型的工作（不在本章范围内），所以下面的摘要只是一个替身，
+        它自己也这么说；这里只关心它的成本。`tokens_before` 是整段历史的成本，与实验 11.4
+        的记录方式相同。
+        """,
     ),
     code(
         """
@@ -421,7 +551,13 @@ CELLS: list[Cell] = [
         before any group. The same entries are kept, but the reason is now
         `within_budget`: the interactions before the first kept entry are no
         longer candidates, the summary stands in for them.
-        """
+        """,
+        zh="""
+        恢复：把 compaction 追加到路径（的一份副本）上，再用 50,000 token 的窗口重新投影。
+        文件里什么也没有写入。注意扣除表里摘要自己的那一行：它在任何组之前先从额度中扣除。
+        保留的 entries 不变，但 `reason` 现在是 `within_budget`：第一条保留 entry 之前的
+        交互不再是候选，摘要替代了它们。
+        """,
     ),
     code(
         """
@@ -438,7 +574,11 @@ CELLS: list[Cell] = [
         The first messages of the restored context: the summary comes first, as
         one synthetic user message, then the kept suffix from the compaction's
         first kept entry.
-        """
+        """,
+        zh="""
+        恢复后上下文的前几条消息：摘要排在最前面，是一条合成的 user 消息，后面是从
+        compaction 的第一条保留 entry 开始的保留后缀。
+        """,
     ),
     code("messages_frame(restored, chars).head(4)"),
     md(
@@ -447,7 +587,12 @@ CELLS: list[Cell] = [
         rows: once the compaction is on the path, even pi's 200,000-token window
         starts at its first kept entry, because restoring starts from the newest
         summary. The history itself is unchanged.
-        """
+        """,
+        zh="""
+        有无 compaction，两种窗口下的对比。注意最后两行：一旦 compaction 在路径上，即使是
+        pi 的 200,000 token 窗口也从它的第一条保留 entry 开始，因为恢复从最新摘要开始。
+        历史本身没有改变。
+        """,
     ),
     code(
         """
@@ -472,7 +617,17 @@ CELLS: list[Cell] = [
         session: only the provider's own counts are exact. First the fixture,
         beside the chapter's teaching estimator. Notice that its short English
         sentences cost fewer BPE tokens than characters / 4 suggests:
-        """
+        """,
+        zh="""
+        ## 第 7 步 — 两种估算器：字符数 / 4 与 BPE
+
+        `chars_estimator` 是 pi 的启发式；`bpe_estimator` 计算真实的 BPE
+        token（`o200k_base`，词表随包一起提供，所以离线也能用）。两者都不是运行这个 session 的
+        模型的 tokenizer：只有 provider 自己的计数是精确的。先看 fixture，旁边是本章的教学
+        估算器。这里用的是 fixture 的英文文本（`chapter_fixture()`），与这个真实 session
+        同一种语言。注意这些简短的英文句子按 BPE 计价，比字符数 / 4 预估的少（换成
+        `chapter_fixture("zh")` 的中文句子，结论正好相反：中文的 BPE token 多于字符数 / 4）：
+        """,
     ),
     code(
         """
@@ -490,7 +645,12 @@ CELLS: list[Cell] = [
         Notice that the ratio depends on the kind of text: tool calls (JSON
         arguments, code) cost more BPE tokens than characters / 4 suggests, and
         over the whole file the heuristic underestimates.
-        """
+        """,
+        zh="""
+        真实 session，按消息种类统计（所有消息都计价）。注意比例取决于文本的种类：tool
+        call（JSON 参数、代码）的 BPE token 比字符数 / 4 预估的多，而就整个文件而言，这个
+        启发式估低了。
+        """,
     ),
     code(
         """
@@ -505,7 +665,13 @@ CELLS: list[Cell] = [
         with no text) cannot sit on a log scale and are left out; the cell says
         how many. Notice that the points spread on both sides of the line: the
         ratio per kind above is an average, not a rule for one message.
-        """
+        """,
+        zh="""
+        每条消息是一个点：横轴字符数 / 4，纵轴 BPE，都用对数刻度，再画一条两者相等的线。
+        两种估算下成本都为 0 的消息（没有文本的中止轮次）无法放上对数刻度，所以省去；
+        单元格会打印省去了多少条。注意这些点分布在线的两侧：上面按种类的比例是平均值，不是
+        单条消息的规律。
+        """,
     ),
     code(
         """
@@ -531,7 +697,11 @@ CELLS: list[Cell] = [
         What the estimator changes in the budget. Notice the 50,000-token rows:
         BPE prices the same messages higher, so fewer interactions fit and the
         cut moves later. Under pi's window everything fits either way.
-        """
+        """,
+        zh="""
+        估算器给预算带来的变化。注意 50,000 token 的几行：BPE 给同样的消息定价更高，所以
+        放下的交互更少，切点向更新的一侧移动。在 pi 的窗口下，两种估算都能全部放下。
+        """,
     ),
     code(
         """
@@ -573,7 +743,36 @@ CELLS: list[Cell] = [
         50,000-token window of Step 5 (from the sample's folder, so the report
         names the file only) and shows what it prints. Notice that its deduction
         table, its ledger and its kept range are the ones of Step 5.
-        """
+        """,
+        zh="""
+        ## 你自己的 pi session
+
+        pi 把每个 session 保存为一个 JSONL 文件，路径是
+        `~/.pi/agent/sessions/--<working folder>--/<time>_<id>.jsonl`。在 notebook 单元格里
+        这样打开一个（文件名由你填写）：
+
+        ```python
+        from pathlib import Path
+
+        from course_lib import import_pi_session
+
+        mine = import_pi_session(Path.home() / ".pi/agent/sessions/--your-folder--/your-file.jsonl")
+        import_notes_frame(mine)
+        ```
+
+        上面的每一步都可以把 `imported` 换成 `mine` 来运行。也可以在仓库根目录让命令行一次
+        给出同样的报告：
+
+        ```bash
+        .venv/bin/course-lab inspect FILE
+        .venv/bin/course-lab inspect FILE --max-tokens 50000 --estimator bpe
+        .venv/bin/course-lab inspect FILE --format json
+        ```
+
+        下一个单元格以第 5 步的 50,000 token 窗口在样例上运行 `course-lab inspect`（在样例
+        所在的文件夹里运行，所以报告里只有文件名），并显示它打印的内容。注意它的扣除表、
+        账本和保留范围都与第 5 步相同。
+        """,
     ),
     code(
         """

@@ -10,7 +10,8 @@ CELLS: list[Cell] = [
         # Transfer exercise — a per-group budget ledger
 
         **Chapter section:** 「可选迁移练习」 (optional in the chapter; this workbook
-        asks for it, but it is not a numbered lab and has no lab checks)
+        asks for it, but it is not a numbered lab, so its checks are not among the
+        chapter's 15)
 
         **Goal.** `build_context` answers "what goes into this call?". A ledger
         answers "what happened to each group, and why?": for the same path and
@@ -26,6 +27,8 @@ CELLS: list[Cell] = [
         step checks that they do not.
 
         **Builds on.** Labs 11.2, 11.3 and 11.5.
+
+        **Checks.** `tests/test_transfer.py` (3 checks): `course-lab check transfer`.
         """
     ),
     code(
@@ -41,8 +44,10 @@ CELLS: list[Cell] = [
             chapter_fixture_after_compaction,
             fixture_estimator,
         )
+        from course_lib.track.checks import run_lab_checks
         from course_lib.track.exercises import check
         from course_lib.views import (
+            checks_frame,
             ledger_agreement_frame,
             ledger_frame,
             path_arrow,
@@ -150,7 +155,6 @@ CELLS: list[Cell] = [
     answer(
         """
         continued = chapter_fixture_after_compaction()
-        print(path_arrow(continued))
         ledger_frame(budget_ledger(continued, **budget, estimate_tokens=estimate))
         """
     ),
@@ -167,20 +171,28 @@ CELLS: list[Cell] = [
         """
         ## Your turn
 
-        The transfer exercise has no starter region: the `practice/ch11/ledger.py`
-        that `.venv/bin/course-lab practice 11` writes already holds the reference
-        `budget_ledger`. Replace its body with your own (keep a copy of the
-        reference: `practice 11 --force` would bring it back, but it rewrites
-        every generated file, your labs included). Do not copy the selection rules into
-        it: read the plan that `build_context` follows, which your Labs 11.3 and
-        11.5 code builds.
+        The ledger is yours to write. In the `practice/ch11/ledger.py` that
+        `.venv/bin/course-lab practice 11` writes, `budget_ledger` is given: it asks
+        `plan_budget` for the plan `build_context` follows and hands it to
+        `ledger_from_plan`. The body of `ledger_from_plan` is a blank starter region,
+        between `# --- Lab transfer budget ledger: begin ---` and
+        `# --- Lab transfer: end ---`, that starts as `raise LabNotImplemented(...)`;
+        its docstring lists the rules the checks hold you to. Replace the `raise`
+        with your code. Do not copy the selection rules into it: read the plan,
+        which your Labs 11.3 and 11.5 code builds (until your Lab 11.3 is written,
+        the checks fail naming it).
 
-        The next cell runs your ledger beside your `build_context` on a sweep of
-        windows from 0 to 60 tokens, and compares its statuses with the reference
-        ledger's, when your practice package exists. Its output depends on your
-        code, so it is not compared; the last cell shows the same sweep for the
-        reference ledger and is compared on every run. The reference ledger's own
-        tests are in `tests/test_ledger.py`.
+        Check it: `.venv/bin/course-lab check transfer --impl practice/ch11`, which
+        runs the same 3 checks as
+        `.venv/bin/pytest tests/test_transfer.py --impl practice/ch11`; add
+        `--extended` for the wider suite, `tests/test_ledger.py`. They are not part
+        of the chapter's `15/15`.
+
+        The next cell runs those checks from here when your practice package exists,
+        then your ledger beside your `build_context` on a sweep of windows from 0 to
+        60 tokens, and compares its statuses with the reference ledger's. Its
+        output depends on your code, so it is not compared; the last cells run the
+        reference: the same sweep, and the exercise's checks.
         """
     ),
     code(
@@ -190,6 +202,9 @@ CELLS: list[Cell] = [
         if not practice.is_dir():
             print("{PRACTICE_HINT}")
         else:
+            checked = run_lab_checks("transfer", impl=practice)
+            print(checked.summary_line())
+            display(checks_frame(checked))
             mine = load_practice_package(practice)
             sweep = {"reserved_output": 4, "safety_margin": 2}
             reference = ledger_agreement_frame(
@@ -205,7 +220,7 @@ CELLS: list[Cell] = [
                     build_function=mine.build_context,
                 )
             except mine.LabNotImplemented as error:
-                print(f"Not yet: {error}. The ledger reads the budget's plan; finish that lab first.")
+                print(f"Not yet: {error}.")
             else:
                 print("agrees with your build_context:", bool(yours["agree"].all()))
                 print("same statuses as the reference:", yours["statuses"].equals(reference["statuses"]))
@@ -228,6 +243,22 @@ CELLS: list[Cell] = [
         )
         print("all agree:", bool(agreement["agree"].all()))
         agreement
+        """
+    ),
+    md(
+        """
+        ## The exercise's checks
+
+        The checks `course-lab check transfer` runs, here against the reference
+        `course_lib` (each in a fresh interpreter). Your practice package passes the
+        exercise when its table looks like this one.
+        """
+    ),
+    code(
+        """
+        report = run_lab_checks("transfer")
+        print(report.summary_line())
+        checks_frame(report)
         """
     ),
 ]

@@ -1,0 +1,238 @@
+"""The instant checks' words in Chinese: every confirmation, hint and shape, by exercise and code.
+
+``exercises.evaluate(..., lang="zh")`` (or ``exercises.set_language("zh")``,
+which the Chinese notebooks call once) answers with these texts instead of
+the English ones written beside each judge. They are data only, keyed as the
+English side is: ``CORRECT_ZH[exercise]`` for ✓, ``HINTS_ZH[exercise][hint]``
+for ✗ (the hint codes of ``Feedback.hint``), ``SHAPES_ZH[what]`` for an answer
+of the wrong shape (``what`` is the English phrase ``_ShapeError`` is given),
+and ``NOT_ANSWERED_ZH`` for ○. ``tests/test_exercises_zh.py`` fails when an
+English text has no Chinese counterpart, or a Chinese one no English.
+
+A hint with ``{fields}`` is filled from the values its judge passes
+(``_wrong(hint, message, **fields)``); ``{looks}`` is the parser rules of
+exercise 11.1-q1 (``PARSER_RULES_ZH``) the answer got wrong. Like the English,
+a hint names the rule to look at again, never the answer. The words follow
+the chapter: 活动路径, 交互, 组, 摘要, 消息额度 (the allowance), 固定成本,
+回答预留 (``reserved_output``), 安全余量 (``safety_margin``).
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "CORRECT_ZH",
+    "HINTS_ZH",
+    "NOT_ANSWERED_ZH",
+    "PARSER_RULES_SEPARATOR_ZH",
+    "PARSER_RULES_ZH",
+    "SHAPES_ZH",
+    "SHAPE_ITEMS_ZH",
+    "SHAPE_WITH_GOT_ZH",
+    "SHAPE_ZH",
+]
+
+NOT_ANSWERED_ZH = "尚未作答：把 ... 换成你的答案，再运行这个单元格"
+
+SHAPE_ZH = "应为{what}"
+SHAPE_WITH_GOT_ZH = "应为{what}，实际得到 {got}"
+SHAPE_ITEMS_ZH = "应为{what}：每一项都必须是字符串"
+
+SHAPES_ZH: dict[str, str] = {
+    "a list of entry ids such as ['x', 'y']": "entry id 的列表，例如 ['x', 'y']",
+    "a set of letters such as {'A', 'B'}": "字母的集合，例如 {'A', 'B'}",
+    "a wire dict (camelCase keys)": "一个 wire dict（camelCase 键名）",
+    "a list of groups, each a list of entry ids": "组的列表，每一组是一个 entry id 列表",
+    "each group as a list of entry ids": "每组一个 entry id 列表",
+    "a pair (rule, call id), e.g. ('duplicate', 'x-1')": "一对 (规则, call id)，例如 ('duplicate', 'x-1')",
+    "two strings": "两个字符串",
+    "a number of tokens": "一个 token 数",
+    "one entry id such as 'x'": "一个 entry id，例如 'x'",
+    "a function": "一个函数",
+    "a set of entry ids such as {'x', 'y'}": "entry id 的集合，例如 {'x', 'y'}",
+    "one reason such as 'trimmed'": "一个 reason，例如 'trimmed'",
+    "the prompt text, a string": "prompt 文本，一个字符串",
+    "a list of statuses, oldest group first, such as ['kept']": (
+        "status 的列表，从最旧的一组开始，例如 ['kept']"
+    ),
+    "a group number (an int)": "一个组号（int）",
+    "one entry id such as 'L0001'": "一个 entry id，例如 'L0001'",
+    "a number of interactions (an int)": "交互的个数（int）",
+    "a number of places (an int)": "位置的个数（int）",
+    "a number of entries (an int)": "entry 的条数（int）",
+    "a number of messages (an int)": "消息的条数（int）",
+    "a set of wire field names such as {'id'}": "wire 字段名的集合，例如 {'id'}",
+}
+"""What a wrongly shaped answer should have been, by the English phrase of ``_ShapeError``."""
+
+PARSER_RULES_ZH: dict[str, str] = {
+    "tokens": "tokensBefore 必须是 >= 0 的有限数，而字符串不是数",
+    "list_items": "六个列表的每一项只需是字符串；只有 goal 不能为空",
+    "parent": "compaction 总是挂在一条 entry 后面：它的 parentId 是非空字符串",
+    "timestamp": "timestamp 可以是任何有限数，正负都行",
+    "unknown_key": "未知字段在每一层都是错误，旧名字也一样",
+}
+"""Exercise 11.1-q1: the parser's rules, as ``_PARSER_RULES`` in English."""
+
+PARSER_RULES_SEPARATOR_ZH = "；"
+
+_JUDGED_WRONGLY = "有 {misjudged} 个候选判断错了。再看看：{looks}"
+
+CORRECT_ZH: dict[str, str] = {
+    "11.1-q1": "正好是解析器接受的那几个 wire dict",
+    "11.1-q2": "解析器接受它，parent 与 first kept 也都是 compact-2 的",
+    "11.2-q1": "system message 不属于任何一组，每一组都由一条 user 消息开始",
+    "11.2-q2": "缺少 result 的 call 要到这一组结束时才会被发现",
+    "11.3-q1": "max_tokens 减去 system 成本、reserved_output 和 safety_margin",
+    "11.3-q2": "从最新一组向前保留完整的组，直到放不下为止",
+    "11.3-q3": "每个用例都与 build_context 一致，而且永远不低于 0",
+    "11.4-q1": "正好是 group_interactions 在这条路径上找到的各组首条消息",
+    "11.4-q2": "parent 由路径推出，从不由调用者传入",
+    "11.5-q1": "先付摘要的成本，再从最新一组起保留完整的组",
+    "11.5-q2": "tokens.messages = 摘要的成本 + 各个保留组的成本",
+    "11.5-q3": "摘要占满了余量，最新一组仍然整组返回",
+    "11.5-q4": "整条路径上的每条 system message 都按路径顺序重放",
+    "transfer-q1": "台账读的是 build_context 所用的同一份计划",
+    "transfer-q2": "组号只在 build_context 考虑的范围内编排",
+    "real-q1": "保留的范围从一个交互的开头开始",
+    "real-q2": "每个交互一行台账；数的是没有被 trimmed 的行",
+    "recap-q1": "预算只会在两组之间切开",
+    "recap-q2": "安全余量越大，留给消息的空间越小，而组总是整组进出",
+    "recap-q3": "compaction 追加一条事实，从不删除历史",
+    "recap-q4": "只恢复最新的 compaction；它接续了更早的事实",
+    "recap-q5": "compaction 记录摘要、保留部分从哪里开始，以及压缩前的规模",
+    "recap-q6": "最新一组整组返回，接下来怎么办由调用者决定",
+}
+"""The ✓ line of each exercise."""
+
+HINTS_ZH: dict[str, dict[str, str]] = {
+    "11.1-q1": {
+        "tokens": _JUDGED_WRONGLY,
+        "list_items": _JUDGED_WRONGLY,
+        "parent": _JUDGED_WRONGLY,
+        "timestamp": _JUDGED_WRONGLY,
+        "unknown_key": _JUDGED_WRONGLY,
+        "several": _JUDGED_WRONGLY,
+        "unknown_letter": "候选只有 {letters}",
+    },
+    "11.1-q2": {
+        "parser": "解析器拒绝了它：{error}",
+        "type": "这是一条 {type} entry；compaction 的 type 是 'compaction'",
+        "id": "这条 entry 的 id 应当是 compact-2",
+        "parent": "compact-2 挂在它所追加到的那条路径的最后一条 entry 后面",
+        "first_kept": "compact-2 从 u3 … a3 这一组的开头起保留路径",
+    },
+    "11.2-q1": {
+        "compaction": "只有 message entry 参与分组：compaction entry 不参与",
+        "system": "system message 是 prompt 状态：它不属于任何一组",
+        "count": "一条 user 消息结束当前组，并开始新的一组",
+        "members": "每一组从一条 user 消息开始，一直到下一条 user 消息之前",
+    },
+    "11.2-q2": {
+        "rule_word": "规则只能是这些词之一：{rules}, valid",
+        "rule": "少了一个 result 之后，哪条 id 规则不再成立？其中有一条要到这一组结束时才检查",
+        "call_id": "错误信息会点名那个没有 result 的 call",
+    },
+    "11.3-q1": {
+        "system_cost": "重放出的 system message 也是一项固定成本",
+        "reserved_or_margin": "reserved_output 和 safety_margin 都要扣除",
+        "deduction": "从 max_tokens 开始，把每项固定成本各扣一次",
+    },
+    "11.3-q2": {
+        "unknown_id": "这个 id 不是 fixture 路径上的消息",
+        "not_a_group_start": "上下文从一组开始的地方开始：一条 user 消息",
+        "too_many": "从最新一组起逐组相加：下一组还放得进消息额度吗？",
+        "too_few": "放得下的组都会保留：还有空间再放一组吗？",
+    },
+    "11.3-q3": {
+        "raised": "{call} 抛出了 {error_type}: {error}",
+        "not_a_number": "{call} 返回了 {kind}，不是数",
+        "negative": "{call} 返回了 {value}：消息额度永远不会低于 0",
+        "deduction": "{call} 返回了 {value}：你扣除了哪些成本？",
+    },
+    "11.4-q1": {
+        "unknown_id": "你选的某个 id 不在路径上",
+        "compaction": "compaction entry 不是消息：它不开始任何交互",
+        "not_a_group_start": "只有完整交互的首条消息才能作为保留部分的起点",
+        "after_compaction": "compact-1 之后的消息也组成交互",
+        "before_compaction": (
+            "create_compaction_entry 会对路径上的每条 message entry 分组，"
+            "包括更早的 compaction 已经摘要过的那些"
+        ),
+    },
+    "11.4-q2": {
+        "first_kept": "parent 是它挂在哪里，而不是保留部分从哪里开始",
+        "last_compaction": "parent 是路径的最后一条 entry，不论它是什么类型",
+        "parent": "parent 是它所追加到的那条路径的最后一条 entry",
+    },
+    "11.5-q1": {
+        "compaction_id": "摘要是一条合成消息：kept_entry_ids 只列原始 entry",
+        "before_first_kept": "first kept entry 之前的 entry 已由摘要代替",
+        "after_compaction": "compaction 之后的 entry 也会被收集",
+        "summary_cost": "摘要的 5 个 token 先从消息额度中扣除",
+        "too_few": "放得下的组都会保留：还有空间再放一组吗？",
+    },
+    "11.5-q2": {
+        "summary_cost": "摘要消息也占空间",
+        "total": "这更接近 tokens.total：system 成本不是消息",
+        "sum": "把摘要的成本和每个保留组的成本加起来",
+    },
+    "11.5-q3": {
+        "reason_word": "reason 只能是以下之一：{reasons}",
+        "allowance": "先算出组的额度：max(0, available_for_messages - 摘要的 token 数)",
+    },
+    "11.5-q4": {
+        "before_first_kept": "first kept entry 之前的 system message 也算数",
+        "sections": "没有 patch-1，就没有 system message 覆盖 rules",
+        "after_compaction": "compaction 之后的 system message 也会重放",
+        "order": (
+            "prompt 文本先是 content，再是各个 section；各部分之间用一个空行（'\\n\\n'）连接"
+        ),
+    },
+    "transfer-q1": {
+        "status_word": "status 只能是以下之一：{statuses}",
+        "count": "路径上的每一组一个 status，从最旧的一组开始",
+        "overflow": "overflow 表示最新一组单独也放不下：真是这样吗？",
+        "order": "各行从最旧的一组开始",
+        "fit": "从最新一组向前走，在第一组放不下的地方停下",
+    },
+    "transfer-q2": {
+        "whole_path": "compaction 之后，台账从 first kept entry 起计数",
+        "numbering": "从 first kept entry 起、从最旧的一组开始，从 1 数起",
+    },
+    "real-q1": {
+        "unknown_id": "这个 id 不是这次 session 活动路径上的消息",
+        "not_a_group_start": "保留的范围从一条 user 消息开始",
+        "too_many": "100,000 个 token 放不下所有交互",
+        "too_few": "像第 5 步那样使用 chars_estimator 和 pi 的回答预留",
+    },
+    "real-q2": {
+        "all_groups": "这数的是所有交互，连被 trimmed 的也算进去了",
+        "entries": "这数的是 message entry；要数的是交互（组）",
+        "count": "数一数 status 不是 trimmed 的台账行",
+    },
+    "recap-q1": {
+        "messages": "这数的是消息之间的每个间隙；切分总是保持组完整",
+        "groups": "数一数相邻两组之间的间隙",
+    },
+    "recap-q2": {
+        "not_a_group_start": "上下文从一组开始的地方开始：一条 user 消息",
+        "allowance": "先算出消息额度：31 减去每一项固定成本",
+    },
+    "recap-q3": {
+        "deleted": "compaction 是追加的；它摘要的 entry 都还在",
+        "count": "只数十条原始 entry，不算 compaction",
+    },
+    "recap-q4": {
+        "newest": "更早的摘要留在 session 中，但不会再被发送",
+    },
+    "recap-q5": {
+        "unknown_field": "请在这些字段中选择：{fields}",
+        "system": "system 状态从路径上的 system message 重放，不存在 compaction 里",
+        "missing": "回看 Lab 11.1 中 compaction entry 的 wire 形式",
+    },
+    "recap-q6": {
+        "reason_word": "reason 只能是以下之一：{reasons}",
+        "overflow": "最新一组单独就超过了消息额度",
+    },
+}
+"""The ✗ line of each exercise, by hint code (``Feedback.hint``); ``shape`` is ``SHAPES_ZH``."""
