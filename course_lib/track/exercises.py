@@ -20,11 +20,12 @@ this module and for the tests.
 Each wrong answer carries a ``hint`` code besides its message, so a test can
 say which mistake an answer was taken for without depending on the wording.
 
-The checks speak English by default, or Chinese: ``set_language("zh")``
-switches every later ``check`` and ``evaluate`` of the interpreter (the
-Chinese notebooks call it once, in their imports cell:
-``set_language(LANG)``), and ``check(..., lang="zh")`` answers one call in
-Chinese whatever was set (an explicit ``lang`` wins). The Chinese texts are
+The checks speak English by default, or Chinese: ``check(..., lang="zh")``
+answers one call in Chinese (every notebook's check cell passes its edition's
+language, ``check("11.3-q1", answer_q1, lang=LANG)``, and ``lang="en"`` prints
+exactly what no ``lang`` prints), and ``set_language("zh")`` switches every
+later ``check`` and ``evaluate`` of the interpreter that is given no ``lang``
+(an explicit ``lang`` wins). The Chinese texts are
 data, keyed by exercise and hint code, in ``exercises_zh``; ``Feedback.hint``
 and the marks ✓ ✗ ○ are the same in both languages, and an error raised for
 bad use (an unknown exercise) stays English, as the library's errors do.
@@ -885,8 +886,8 @@ _LANGUAGE: list[Lang] = [DEFAULT_LANGUAGE]
 def set_language(lang: str) -> None:
     """Answer every later instant check in ``lang`` (``"en"``, the default, or ``"zh"``).
 
-    The Chinese notebooks call ``set_language(LANG)`` once, after their
-    imports; a ``lang=`` given to ``check`` or ``evaluate`` still wins.
+    A ``lang=`` given to ``check`` or ``evaluate`` still wins (the notebooks
+    pass ``lang=LANG`` to every check, so they never depend on this).
     """
     _LANGUAGE[0] = check_language(lang)
 
@@ -920,7 +921,7 @@ def _message(exercise_id: str, verdict: _Verdict, lang: Lang) -> str:
     return template.format(**fields)
 
 
-def evaluate(exercise_id: str, answer: object, *, lang: str | None = None) -> Feedback:
+def evaluate(exercise_id: str, answer: object, *, lang: Lang | None = None) -> Feedback:
     """Judge ``answer`` to exercise ``exercise_id``; ``...`` (Ellipsis) means not answered yet.
 
     The message is in ``lang``, else in the language of ``set_language``
@@ -945,7 +946,7 @@ def evaluate(exercise_id: str, answer: object, *, lang: str | None = None) -> Fe
     return Feedback(exercise_id, status, _message(exercise_id, verdict, chosen), verdict.hint)
 
 
-def check(exercise_id: str, answer: object, *, lang: str | None = None) -> None:
+def check(exercise_id: str, answer: object, *, lang: Lang | None = None) -> None:
     """Print ✓, ✗ or ○ with a short message for ``answer`` (a notebook's instant check).
 
     ``lang`` (``"en"`` or ``"zh"``) overrides ``set_language`` for this call.

@@ -91,10 +91,10 @@ CORRECT_ZH: dict[str, str] = {
     "11.5-q2": "tokens.messages = 摘要的成本 + 各个保留组的成本",
     "11.5-q3": "摘要占满了余量，最新一组仍然整组返回",
     "11.5-q4": "整条路径上的每条 system message 都按路径顺序重放",
-    "transfer-q1": "台账读的是 build_context 所用的同一份计划",
+    "transfer-q1": "账本读的是 build_context 所用的同一份计划",
     "transfer-q2": "组号只在 build_context 考虑的范围内编排",
     "real-q1": "保留的范围从一个交互的开头开始",
-    "real-q2": "每个交互一行台账；数的是没有被 trimmed 的行",
+    "real-q2": "每个交互一行账本；数的是没有被 trimmed 的行",
     "recap-q1": "预算只会在两组之间切开",
     "recap-q2": "安全余量越大，留给消息的空间越小，而组总是整组进出",
     "recap-q3": "compaction 追加一条事实，从不删除历史",
@@ -196,7 +196,7 @@ HINTS_ZH: dict[str, dict[str, str]] = {
         "fit": "从最新一组向前走，在第一组放不下的地方停下",
     },
     "transfer-q2": {
-        "whole_path": "compaction 之后，台账从 first kept entry 起计数",
+        "whole_path": "compaction 之后，账本从 first kept entry 起计数",
         "numbering": "从 first kept entry 起、从最旧的一组开始，从 1 数起",
     },
     "real-q1": {
@@ -208,7 +208,7 @@ HINTS_ZH: dict[str, dict[str, str]] = {
     "real-q2": {
         "all_groups": "这数的是所有交互，连被 trimmed 的也算进去了",
         "entries": "这数的是 message entry；要数的是交互（组）",
-        "count": "数一数 status 不是 trimmed 的台账行",
+        "count": "数一数 status 不是 trimmed 的账本行",
     },
     "recap-q1": {
         "messages": "这数的是消息之间的每个间隙；切分总是保持组完整",

@@ -164,7 +164,7 @@ LAB_GUIDANCE_ZH: dict[str, str] = {
         "摘要先付费，剩下的额度再按 Lab 11.3 的规则整组保留最新的交互。"
     ),
     "transfer": (
-        "预算台账（ledger）：从同一个 BudgetPlan 列出每个交互组的成本、是否保留以及原因，"
+        "预算账本（ledger）：从同一个 BudgetPlan 列出每个交互组的成本、是否保留以及原因，"
         "数字必须与 build_context 的 tokens 一致。"
     ),
 }

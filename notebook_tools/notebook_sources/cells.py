@@ -47,7 +47,7 @@ comes first, Chinese is a keyword argument next to it:
   ASCII: a fresh machine has no CJK font for matplotlib.
 
 A source is built in Chinese once it says ``TRANSLATED = True`` at module
-level (until every source does; then the flag goes). From then on a cell
+level (every source does, and ``tests/test_notebook_editions.py`` keeps it so). Then a cell
 without its Chinese text, or a ``zh_comments`` key that matches no comment,
 fails the build with the source's name and the cell's number. The Chinese
 edition uses the chapter's own terms (活动路径, 上下文投影, 交互, 压缩 /

@@ -14,6 +14,8 @@ from .cells import (
     your_turn_cells,
 )
 
+TRANSLATED = True
+
 CELLS: list[Cell] = [
     md(
         """
@@ -33,7 +35,23 @@ CELLS: list[Cell] = [
         stores, `InMemorySessionStore` and `JsonlSessionStore`.
 
         **Checks.** `tests/test_lab_11_1.py` (3 checks).
-        """
+        """,
+        zh="""
+        # 实验 11.1 — compaction entry 是一条普通而严格的 session 事实
+
+        **本章小节：**「摘要先成为 session 中的一条普通事实」
+
+        **目标。** 较早的消息不再放得进模型窗口时，session 要为它们留下一份结构化摘要。
+        这份摘要不是对原记录的覆盖：它是一条新的 entry `compaction`，追加在当前 leaf
+        后面。在本实验中，它和其他 session 事实一样：同一个严格的 parser 检查并复制它，
+        两个 session Store 写入并重新打开它，不需要一行 compaction 专用代码。
+
+        **基础。** 第 3 章的消息和第 10 章的 session entries：`parse_session_entry`（每条
+        entry 都要经过的唯一边界），以及两个 Store，`InMemorySessionStore` 和
+        `JsonlSessionStore`。
+
+        **检查。** `tests/test_lab_11_1.py`（3 项检查）。
+        """,
     ),
     code(
         """
@@ -74,7 +92,14 @@ CELLS: list[Cell] = [
         uses). `compact-1` hangs after `a3` and says the kept part of the path
         starts at `u2`. The helper returns a fresh dict on every call, so each cell
         below starts from the same input.
-        """
+        """,
+        zh="""
+        ## 第 1 步 — 从外部到达的 `compact-1`
+
+        compaction 以 wire dict 的形式到达（camelCase，与课程的 JSONL 一致）。
+        `compact-1` 挂在 `a3` 后面，并说明路径的保留部分从 `u2` 开始。这个辅助函数每次
+        调用都返回一个新的 dict，所以下面每个单元格都从同样的输入开始。
+        """,
     ),
     code(
         """
@@ -85,7 +110,7 @@ CELLS: list[Cell] = [
                 "parentId": "a3",
                 "timestamp": 100,
                 "type": "compaction",
-                "summary": fixture_summary().to_wire(),
+                "summary": fixture_summary(LANG).to_wire(),
                 "firstKeptEntryId": "u2",
                 "tokensBefore": 29,
             }
@@ -100,7 +125,11 @@ CELLS: list[Cell] = [
         Notice the seven summary fields: `goal` is a non-blank string, the other
         six are lists of strings. The parsed entry is a Python object with
         snake_case attributes:
-        """
+        """,
+        zh="""
+        注意摘要的七个字段：`goal` 是非空白的字符串，其余六个都是字符串列表。解析出的
+        entry 是一个 Python 对象，属性名用 snake_case：
+        """,
     ),
     code(
         """
@@ -116,7 +145,14 @@ CELLS: list[Cell] = [
         `constraints` list, and an item to the parsed entry's `next` list. Does
         either change show up on the other side? Write down your answer, then open
         the folded output of the next cell (click the bar under it, or run it).
-        """
+        """,
+        zh="""
+        ## 第 2 步 — parser 返回副本
+
+        **先预测。** 我们解析一个 wire dict，然后向这个 dict 的 `constraints` 列表追加
+        一项，再向解析出的 entry 的 `next` 列表追加一项。任何一边的修改会出现在另一边吗？
+        先写下你的答案，再打开下一个单元格折叠的输出（点击它下面的细条，或运行它）。
+        """,
     ),
     answer(
         """
@@ -139,13 +175,20 @@ CELLS: list[Cell] = [
         Neither side sees the other's change: the parser returns a new deep copy.
         A store keeps what the parser returned, so no caller can edit history by
         holding on to a reference.
-        """
+        """,
+        zh="""
+        两边都看不到对方的修改：parser 返回一份新的深副本。Store 保存的是 parser 返回的
+        对象，所以任何调用者都无法靠持有一个引用来修改历史。
+        """,
     ),
     md(
         """
         `tokensBefore` is recorded by the caller. The parser checks that it is a
         finite number >= 0 and never recomputes it:
-        """
+        """,
+        zh="""
+        `tokensBefore` 由调用者写入。parser 只检查它是 >= 0 的有限数，从不重新估算它：
+        """,
     ),
     code('parse_session_entry({**compact_1_wire(), "tokensBefore": 1000}).tokens_before'),
     md(
@@ -156,7 +199,14 @@ CELLS: list[Cell] = [
         parser refuses that shape at the boundary; the message names the entry id
         and both field paths. Nothing is written and no budget is ever computed
         from it.
-        """
+        """,
+        zh="""
+        ## 第 3 步 — 预期的失败：别名 `files`
+
+        课程的早期草案把 `changedFiles` 简单地叫作 `files`。parser 在边界上拒绝这种
+        形状；错误消息指出 entry id 和两个字段路径。什么都不会写入，也不会用它计算
+        任何预算。
+        """,
     ),
     code(
         """
@@ -171,7 +221,12 @@ CELLS: list[Cell] = [
         missing keys, numbers that are not finite (or not numbers), list items that
         are not strings, blank strings. One row per bad input; notice that each
         message starts with `session entry compact-1` and names the field path.
-        """
+        """,
+        zh="""
+        同一个边界拒绝其他所有偏差：任何层级上的未知键、缺少的键、不是有限数（或根本
+        不是数）的数值、不是字符串的列表项、空白字符串。每个错误输入一行；注意每条
+        消息都以 `session entry compact-1` 开头，并指出字段路径。
+        """,
     ),
     code(
         """
@@ -227,6 +282,24 @@ CELLS: list[Cell] = [
         | H | an extra `compactedEntryIds: []` |
         """,
         "answer_q1 = ...",
+        zh="""
+        ### 练习 11.1-q1 — parser 接受其中哪些？
+
+        每个候选都是 `compact_1_wire()` 加上一处修改。不运行 parser，逐个判断
+        `parse_session_entry` 是否接受它，然后给出它接受的字母集合（例如
+        `{"A", "B"}`）。
+
+        | 字母 | 修改 |
+        |---|---|
+        | A | `tokensBefore` 是 `0` |
+        | B | `tokensBefore` 是 `29.5` |
+        | C | `summary.next` 是 `["ok", ""]` |
+        | D | `parentId` 是 `null`（`None`） |
+        | E | `timestamp` 是 `-5` |
+        | F | `summary.changedFiles` 改名为 `summary.files` |
+        | G | `tokensBefore` 是 `"29"` |
+        | H | 多了一个 `compactedEntryIds: []` |
+        """,
     ),
     md(
         """
@@ -235,7 +308,14 @@ CELLS: list[Cell] = [
         Both stores append what `parse_session_entry` returns, so a compaction needs
         no store code of its own. We append the ten entries and `compact-1` to each
         store, then open the JSONL file again, as a restarted agent would.
-        """
+        """,
+        zh="""
+        ## 第 4 步 — 两个 Store 都写入并重新打开 `compact-1`
+
+        两个 Store 追加的都是 `parse_session_entry` 返回的对象，所以 compaction 不需要
+        专用的 Store 代码。我们把十条 entries 和 `compact-1` 追加到每个 Store，再像
+        重启后的 agent 那样重新打开 JSONL 文件。
+        """,
     ),
     code(
         """
@@ -244,7 +324,7 @@ CELLS: list[Cell] = [
             memory = InMemorySessionStore()
             jsonl = JsonlSessionStore.open(file)
             for store in (memory, jsonl):
-                for item in [*chapter_fixture(), compact_1_wire()]:
+                for item in [*chapter_fixture(LANG), compact_1_wire()]:
                     store.append(item)
             reopened = JsonlSessionStore.open(file)
             lines = file.read_text(encoding="utf-8").splitlines()
@@ -263,7 +343,13 @@ CELLS: list[Cell] = [
         (Lab 11.5) considers only the part from its first kept entry `u2` on, so
         the groups are numbered from there, and `u1, a1` are *summarised*: the
         summary stands in for them. Nothing was deleted.
-        """
+        """,
+        zh="""
+        重新打开的 session，包括 `compact-1`。compaction 不属于任何一组。注意 `group`
+        列：路径上有 `compact-1` 时，预算（实验 11.5）只考虑从它的 first kept entry
+        `u2` 开始的部分，所以分组从那里开始编号，而 `u1, a1` 标为 `summarised`：摘要
+        代替它们进入上下文。没有删除任何东西。
+        """,
     ),
     code('styled_fixture_frame(reopened.entries(), estimate, uuid="reopened")'),
     md(
@@ -271,7 +357,11 @@ CELLS: list[Cell] = [
         Appending is still guarded: a second `compact-1` is a duplicate id, and the
         old `files` alias is refused by the parser before the store sees it. After
         both failures the store holds the same eleven entries.
-        """
+        """,
+        zh="""
+        追加仍然受到保护：第二个 `compact-1` 是重复的 id，而旧别名 `files` 在 Store
+        看到它之前就被 parser 拒绝了。两次失败之后，Store 里仍是同样的十一条 entries。
+        """,
     ),
     code(
         """
@@ -299,12 +389,24 @@ CELLS: list[Cell] = [
         field to fix.
         """,
         "answer_q2 = ...",
+        zh="""
+        ### 练习 11.1-q2 — 自己写一条 compaction
+
+        把 `compact-2` 写成一个 parser 接受的 wire dict：它挂在 `a4` 后面（`compact-1`
+        之后又追加了 `u4, a4`，此时的 leaf 就是 `a4`），从 `u3` 起保留路径，timestamp
+        为 200，`tokensBefore` 为 34，摘要由你自己写，包含全部七个字段（camelCase
+        键，与 `compact_1_wire()` 一样）。parser 拒绝它时，检查会显示 parser 的错误
+        消息：它指出要修改的字段。
+        """,
     ),
     *your_turn_cells(
         "11.1",
         "the compaction branch of the parser: `_parse_compaction` in "
         "`practice/ch11/entries.py` (it turns a wire dict into a `CompactionEntry` and "
         "must refuse every bad input above)",
+        what_zh="parser 的 compaction 分支：`practice/ch11/entries.py` 中的 "
+        "`_parse_compaction`（它把 wire dict 变成 `CompactionEntry`，并且必须拒绝上面"
+        "所有的错误输入）",
     ),
     *checks_cells("11.1"),
 ]

@@ -14,6 +14,8 @@ from .cells import (
     your_turn_cells,
 )
 
+TRANSLATED = True
+
 CELLS: list[Cell] = [
     md(
         """
@@ -31,7 +33,21 @@ CELLS: list[Cell] = [
         replay (`current_system_message`).
 
         **Checks.** `tests/test_lab_11_3.py` (3 checks).
-        """
+        """,
+        zh="""
+        # 实验 11.3 — 以完整分组为单位的预算投影
+
+        **本章小节：**「31 个 token 怎样留下第二、三组」
+
+        **目标。** `build_context` 把活动路径变成一次模型调用的消息。先扣固定成本：重放出的
+        system message、给回答预留的空间、安全余量。剩下的是消息额度，从最新一组向前，按完整
+        的交互分组使用。历史从不改动；结果是一份新的*上下文投影*（context projection）。
+
+        **基础。** 实验 11.2 的 `group_interactions`，以及第 3 章的 system 重放
+        （`current_system_message`）。
+
+        **检查。** `tests/test_lab_11_3.py`（3 项检查）。
+        """,
     ),
     code(
         """
@@ -77,7 +93,14 @@ CELLS: list[Cell] = [
         safety margin of 2. The system prompt is not an option: it is read from the
         path itself and priced like any message (3 tokens). Notice the last column:
         22 tokens are left for messages.
-        """
+        """,
+        zh="""
+        ## 第 1 步 — 先扣固定成本
+
+        本章的数字：窗口 31 个 token，为回答预留 4，安全余量 2。system prompt 不是一个选项：
+        它从路径本身读出，像任何消息一样计价（3 个 token）。注意最后一列：留给消息的还有
+        22 个 token。
+        """,
     ),
     code(
         """
@@ -96,6 +119,12 @@ CELLS: list[Cell] = [
         from the deduction table's rule, then check.
         """,
         "answer_q1 = ...",
+        zh="""
+        ### 练习 11.3-q1 — 消息额度
+
+        同一个 fixture，`max_tokens = 40`、`reserved_output = 8`、`safety_margin = 3`。
+        `tokens.available_for_messages` 是多少？按扣除表的规则算出来，再检查。
+        """,
     ),
     md(
         """
@@ -107,7 +136,15 @@ CELLS: list[Cell] = [
         column is not decided here but read from the budget's own plan, the one
         `build_context` follows (the transfer exercise builds its ledger on the
         same plan).
-        """
+        """,
+        zh="""
+        ## 第 2 步 — 完整分组，从最新开始
+
+        第 3 组成本 15，放得下；加上第 2 组正好 22，仍然放得下；再加第 1 组会变成 29 > 22，
+        于是选择停在 `u2`。这张表只是补上了学生手算的累计成本：状态列不是在这里判定的，
+        而是读自预算本身的计划，也就是 `build_context` 所遵循的那一份（迁移练习的账本也
+        建立在同一份计划上）。
+        """,
     ),
     code("group_budget_frame(path, **budget, estimate_tokens=estimate)"),
     *exercise_cells(
@@ -119,6 +156,12 @@ CELLS: list[Cell] = [
         is the first of `kept_entry_ids`? Give its id, e.g. `"x1"`.
         """,
         "answer_q2 = ...",
+        zh="""
+        ### 练习 11.3-q2 — 少一个 token
+
+        `max_tokens = 30`（仍然预留 4、安全余量 2）时，`kept_entry_ids` 的第一项是哪条
+        entry？给出它的 id，例如 `"x1"`。
+        """,
     ),
     md(
         """
@@ -126,7 +169,12 @@ CELLS: list[Cell] = [
         *last three messages* of the path. Which three entries would they be, and
         what would the model read first? Decide, then open the folded outputs of
         the next cells (click the bar under each, or run them).
-        """
+        """,
+        zh="""
+        **先预测。** 为什么要分组？假设预算只保留路径上的*最后三条消息*。它们是哪三条
+        entry，模型最先读到的又是什么？先决定，再打开接下来几个单元格折叠的输出（点击每个
+        单元格下面的细条，或运行它们）。
+        """,
     ),
     answer(
         """
@@ -141,7 +189,12 @@ CELLS: list[Cell] = [
         whose calls (in `calls`) are gone. `group_interactions` refuses such a
         slice at its very first entry: `r-test` is a tool result that comes before
         any user message, so no interaction is open that could hold it.
-        """
+        """,
+        zh="""
+        `r-test`、`r-read`、`a3`：上下文会以两条 tool result 开头，而它们的 call（在
+        `calls` 中）已经不在了。`group_interactions` 在这一段的第一条 entry 就拒绝了它：
+        `r-test` 是一条出现在任何 user 消息之前的 tool result，没有已开启的交互能容纳它。
+        """,
     ),
     answer("expected_failure(lambda: group_interactions(last_three))"),
     md(
@@ -152,7 +205,14 @@ CELLS: list[Cell] = [
         `sys` comes first but is not in `kept_entry_ids`: the replayed system message
         may be folded from several entries, so no single entry id stands for it.
         `u1` and `a1` are still in the session; they are only left out of this call.
-        """
+        """,
+        zh="""
+        ## 第 3 步 — 结果
+
+        `messages` 是 `[system, ...kept messages]`，全部是深副本。注意 `sys` 排在最前面，
+        却不在 `kept_entry_ids` 里：重放出的 system message 可能由好几条 entry 合成，没有一个
+        entry id 能单独代表它。`u1` 和 `a1` 仍在 session 中，只是没有进入这次调用。
+        """,
     ),
     code(
         """
@@ -165,7 +225,11 @@ CELLS: list[Cell] = [
         """
         The token projection: `messages` is what the kept groups cost, and
         `total = system + messages + reserved_output + safety_margin`.
-        """
+        """,
+        zh="""
+        token 投影：`messages` 是保留的分组的成本，而
+        `total = system + messages + reserved_output + safety_margin`。
+        """,
     ),
     code("projection_frame(result.tokens)"),
     md(
@@ -176,7 +240,14 @@ CELLS: list[Cell] = [
         but the newest group alone costs 15. Will `build_context` cut group 3,
         return no conversation at all, or keep group 3 whole? Decide, then open the
         folded output of the next cell (click the bar under it, or run it).
-        """
+        """,
+        zh="""
+        ## 第 4 步 — 放不下的单独一组
+
+        **先预测。** `max_tokens = 19` 时，消息额度是 19 - 3 - 4 - 2 = 10，但仅最新一组就
+        需要 15。`build_context` 会把第 3 组剪短、完全不返回对话，还是完整保留第 3 组？先
+        决定，再打开下一个单元格折叠的输出（点击它下面的细条，或运行它）。
+        """,
     ),
     answer(
         """
@@ -200,18 +271,28 @@ CELLS: list[Cell] = [
         `max_tokens`, because this function cannot safely remove a call, a result or
         the final answer from inside a group. A caller that sees this reason decides
         what to do next (summarise, shorten tool output, choose a larger model).
-        """
+        """,
+        zh="""
+        完整保留，并且 `reason = "single_group_overflow"`：总数可以超过 `max_tokens`，因为
+        这个函数不能安全地从组内剪掉 call、result 或终态回答。看到这个 reason 的调用者再
+        决定下一步（写摘要、缩短工具输出、换更大的模型）。
+        """,
     ),
     md(
         """
         ## Step 5 — no system message, fixed costs larger than the window, bad numbers
 
         Without a system message `tokens.system` is 0 and the allowance grows by 3:
-        """
+        """,
+        zh="""
+        ## 第 5 步 — 没有 system message、固定成本超过窗口、错误的数值
+
+        没有 system message 时，`tokens.system` 为 0，消息额度增加 3：
+        """,
     ),
     code(
         """
-        no_system = [entry for entry in chapter_fixture() if entry.id != "sys"]
+        no_system = [entry for entry in chapter_fixture(LANG) if entry.id != "sys"]
         deduction_frame(build_context(no_system, **budget, estimate_tokens=estimate))
         """
     ),
@@ -222,7 +303,13 @@ CELLS: list[Cell] = [
         With `max_tokens = 8` the fixed costs (3 + 4 + 2 = 9) are more than the
         window: the allowance is 0, not -1, and the newest group is still
         returned whole, as an overflow.
-        """
+        """,
+        zh="""
+        消息额度永远不会低于 0：
+        `available_for_messages = max(0, max_tokens - system - reserved_output - safety_margin)`。
+        `max_tokens = 8` 时，固定成本（3 + 4 + 2 = 9）超过了窗口：额度是 0，而不是 -1，
+        最新一组仍然作为超限情况被完整返回。
+        """,
     ),
     code(
         """
@@ -247,13 +334,25 @@ CELLS: list[Cell] = [
             return ...
         """,
         name="allowance",
+        zh="""
+        ### 练习 11.3-q3 — 写出消息额度
+
+        补全 `allowance`，让它返回 `available_for_messages`：窗口为 `max_tokens`，重放
+        出的 system message 成本为 `system`，另有给定的 `reserved_output` 和
+        `safety_margin`。检查会在几个窗口上把它与 `build_context` 比较，其中一些窗口
+        比固定成本还小。
+        """,
     ),
     md(
         """
         The three budget numbers (`max_tokens`, `reserved_output`, `safety_margin`),
         and every value the estimator returns, must be finite and >= 0. The error
         names which number or which message is wrong:
-        """
+        """,
+        zh="""
+        三个预算数值（`max_tokens`、`reserved_output`、`safety_margin`）以及估算器返回的
+        每个值，都必须是有限数且 >= 0。错误消息会指出是哪个数值或哪条消息有问题：
+        """,
     ),
     code(
         """
@@ -281,7 +380,15 @@ CELLS: list[Cell] = [
         reason, and a bar of where the window goes (system, kept groups, reserved
         output, margin, unused), with the groups left out drawn beside it. Try
         `max_tokens` 40 (everything fits), 24 (only group 3) and 19 (overflow).
-        """
+        """,
+        zh="""
+        ## 第 6 步 — 探索预算
+
+        拖动三个滑块。每次改动，探索器都会重新计算 `build_context` 及其逐组计划，显示分组表、
+        保留的 id 和 reason，以及窗口去向的条形图（system、保留的分组、预留输出、安全余量、
+        未使用的部分），旁边是被留在外面的分组。试试 `max_tokens` 取 40（全部放得下）、
+        24（只有第 3 组）和 19（超限）。
+        """,
     ),
     code(
         """
@@ -293,7 +400,11 @@ CELLS: list[Cell] = [
         """
         The explorer's current state as plain tables (these are compared on every
         run; the sliders above are live only while the kernel runs):
-        """
+        """,
+        zh="""
+        把探索器的当前状态写成普通的表格（每次运行都会比较；上面的滑块只在 kernel 运行时
+        才能拖动）：
+        """,
     ),
     code(
         """
@@ -304,7 +415,10 @@ CELLS: list[Cell] = [
         bar_frame(state.bar)
         """
     ),
-    md("The same bar as a picture (pictures are not compared; the table above is):"),
+    md(
+        "The same bar as a picture (pictures are not compared; the table above is):",
+        zh="同一条形图的图片（图片不比较；上面的表格会比较）：",
+    ),
     code("explorer.figure()"),
     *your_turn_cells(
         "11.3",
@@ -312,6 +426,9 @@ CELLS: list[Cell] = [
         "(whole groups, newest first, the newest always kept) and the marked parts of "
         "`plan_budget` and `build_context` (check the numbers, replay and price the "
         "system message, deduct the fixed costs, assemble the result)",
+        what_zh="`practice/ch11/budget.py` 中属于实验 11.3 的部分：`_select_newest_groups`"
+        "（完整分组，从最新开始，最新一组总是保留），以及 `plan_budget` 和 `build_context` "
+        "中标出的部分（检查数值、重放 system message 并计价、扣除固定成本、组装结果）",
     ),
     *checks_cells("11.3"),
 ]

@@ -13,6 +13,8 @@ from .cells import (
     your_turn_cells,
 )
 
+TRANSLATED = True
+
 CELLS: list[Cell] = [
     md(
         """
@@ -30,7 +32,22 @@ CELLS: list[Cell] = [
         `create_compaction_entry`, Lab 11.3's system replay.
 
         **Checks.** `tests/test_lab_11_5.py` (4 checks), at the end of this notebook.
-        """
+        """,
+        zh="""
+        # 实验 11.5（下）— 再次压缩；跨过边界的 system 状态
+
+        **本章小节：**「恢复时把最新摘要接在保留后缀前面」（后半部分）
+        和「system 状态跨过 compaction 边界」
+
+        **目标。** 第二次 compaction 由同一个函数创建，也像第一次一样追加；之后恢复只读取
+        最新的那一次。system 状态不属于任何 compaction：它从*整条*路径的 system message
+        重放，跨过 compaction 边界。
+
+        **基础。** 实验 11.5（上）（从 `compact-1` 恢复），实验 11.4 的
+        `create_compaction_entry`，实验 11.3 的 system 重放。
+
+        **检查。** `tests/test_lab_11_5.py`（4 项检查），在本 notebook 末尾。
+        """,
     ),
     code(
         """
@@ -62,13 +79,19 @@ CELLS: list[Cell] = [
 
         The fixture, `compact-1` (first kept `u2`), then `u4, a4`. The groups are
         numbered from the first kept entry on, as `build_context` considers them.
-        """
+        """,
+        zh="""
+        ## 上一部分结束时的状态
+
+        fixture、`compact-1`（第一条保留 entry 是 `u2`），然后是 `u4, a4`。分组从第一条
+        保留 entry 开始编号，与 `build_context` 考虑它们的方式一致。
+        """,
     ),
     code(
         """
         estimate = fixture_estimator()
         budget = {"max_tokens": 31, "reserved_output": 4, "safety_margin": 2}
-        continued = chapter_fixture_after_compaction()
+        continued = chapter_fixture_after_compaction(LANG)
         print(path_arrow(continued))
         styled_fixture_frame(continued, estimate, uuid="continued")
         """
@@ -82,7 +105,16 @@ CELLS: list[Cell] = [
         a real agent) now also covers `u2, a2`. `tokens_before` is the caller's
         record of what the messages cost with nothing trimmed: `compact-1`'s
         summary (5) plus every group from `u2` on (7 + 15 + 7).
-        """
+        """,
+        zh="""
+        ## 第 1 步 — 再次压缩
+
+        第二次 compaction 在当前的路径上使用与第一次相同的函数。`compact-2` 保留 `u3`
+        及之后的内容；它的摘要（真实的 agent 中由模型写出）现在也涵盖 `u2, a2`。课程的
+        `second_summary()` 只有英文文本，所以本版本中 `compact-2` 的摘要是英文的。
+        `tokens_before` 是调用者自己记录的不裁剪时消息的成本：`compact-1` 的摘要（5）
+        加上从 `u2` 开始的每一组（7 + 15 + 7）。
+        """,
     ),
     code(
         """
@@ -106,15 +138,20 @@ CELLS: list[Cell] = [
         """
         `parentId` is `a4`, the leaf when it was created, and nothing before it
         changed. The explorer further down walks the chapter's four moments (no
-        compaction, `compact-1`, `u4, a4`, `compact-2`); `compaction_steps` makes
-        them with the same call, so its last path is this one:
-        """
+        compaction, `compact-1`, `u4, a4`, `compact-2`); its `steps` are made with
+        the same calls (`compaction_steps`), so its last path is this one:
+        """,
+        zh="""
+        `parentId` 是 `a4`，即创建时的 leaf，它之前的内容都没有变化。后面的探索器依次展示
+        本章的四个时刻（没有 compaction、`compact-1`、`u4, a4`、`compact-2`）；它的
+        `steps` 用同样的调用创建，所以它的最后一条路径就是这一条：
+        """,
     ),
     code(
         """
-        from course_lib.views import compaction_steps
+        from course_lib.views import CompactionExplorer
 
-        compaction_steps(estimate)[-1].path == twice
+        CompactionExplorer(estimate, lang=LANG).steps[-1].path == twice
         """
     ),
     md(
@@ -122,7 +159,11 @@ CELLS: list[Cell] = [
         **Predict first.** After `compact-2`, how many summary messages does the
         model read, and from which compaction? Decide, then open the folded output
         of the next cell (click the bar under it, or run it).
-        """
+        """,
+        zh="""
+        **先预测。** `compact-2` 之后，模型读到几条摘要消息，来自哪一次 compaction？先决定，
+        再打开下一个单元格折叠的输出（点击它下面的细条，或运行它）。
+        """,
     ),
     answer(
         """
@@ -138,9 +179,14 @@ CELLS: list[Cell] = [
         summaries are never sent. The newest one carries the earlier facts forward;
         sending all of them would repeat content and could set an old decision
         against a new one.
-        """
+        """,
+        zh="""
+        一条摘要：`compact-2` 的。`compact-1` 仍在 session 中，但更早的摘要永远不会再发送。
+        最新摘要负责接续此前的事实；把所有摘要同时发送会重复内容，也可能让旧决策和新决策
+        互相冲突。
+        """,
     ),
-    md("The summary the model reads is `compact-2`'s:"),
+    md("The summary the model reads is `compact-2`'s:", zh="模型读到的是 `compact-2` 的摘要："),
     answer(
         """
         import html
@@ -157,7 +203,11 @@ CELLS: list[Cell] = [
         The budget still keeps whole groups, newest first, numbered from the new
         first kept entry `u3`. With the chapter's 31 / 4 / 2 only `u4, a4` fits
         after the summary:
-        """
+        """,
+        zh="""
+        预算仍然保留完整分组，从最新一组向前，并从新的第一条保留 entry `u3` 开始编号。
+        用本章的 31 / 4 / 2，摘要之后只放得下 `u4, a4`：
+        """,
     ),
     code("group_budget_frame(twice, **budget, estimate_tokens=estimate)"),
     md(
@@ -165,7 +215,11 @@ CELLS: list[Cell] = [
         With a deterministic estimator the same path and options give equal results,
         and each result is an independent copy: changing the summary text of one
         result changes neither the session nor the next build.
-        """
+        """,
+        zh="""
+        在确定性的估算器下，相同的路径与选项得到相等的结果，而且每个结果都是独立副本：
+        修改其中一个结果的摘要文字，既不会改动 session，也不会影响下一次构建。
+        """,
     ),
     code(
         """
@@ -184,7 +238,15 @@ CELLS: list[Cell] = [
         compaction whose first kept entry is not a user message before it (here
         `a2`, written by a broken tool: the parser accepts the shape) stops the
         restore with a `CompactionError` naming the compaction and the id.
-        """
+        """,
+        zh="""
+        ## 第 2 步 — 预期的失败
+
+        第三次 compaction 不能从 `calls`（位于交互内部）开始保留。而如果一条 compaction
+        的第一条保留 entry 不是它之前的某条 user 消息（这里是 `a2`，由一个有缺陷的工具
+        写入：parser 接受这种形状），恢复就会以 `CompactionError` 停下，错误信息指出这条
+        compaction 和那个 id。
+        """,
     ),
     code(
         """
@@ -193,7 +255,7 @@ CELLS: list[Cell] = [
 
         compact_1 = continued[10]
         broken_restore = [
-            *chapter_fixture(),
+            *chapter_fixture(LANG),
             parse_session_entry({**compact_1.to_wire(), "firstKeptEntryId": "a2"}),
         ]
         errors_frame(
@@ -202,7 +264,7 @@ CELLS: list[Cell] = [
                     twice,
                     id="compact-3",
                     timestamp=300,
-                    summary=fixture_summary(),
+                    summary=fixture_summary(LANG),
                     first_kept_entry_id="calls",
                     tokens_before=1,
                 ),
@@ -221,13 +283,20 @@ CELLS: list[Cell] = [
         which compaction it restores from), the messages sent, the reason, and the
         bar of the window: system, summary, kept groups, reserved output, margin,
         unused, with the groups left out beside it.
-        """
+        """,
+        zh="""
+        ## 第 3 步 — 逐步探索
+
+        选择一个步骤，再调整预算。探索器显示活动路径（以及从哪一次 compaction 恢复）、
+        发送的消息、reason，以及窗口的条形图：system、摘要、保留的分组、预留输出、安全
+        余量、未使用的部分，旁边是被留在外面的分组。
+        """,
     ),
     code(
         """
-        from course_lib.views import CompactionExplorer, bar_frame
+        from course_lib.views import bar_frame
 
-        explorer = CompactionExplorer(estimate, **budget)
+        explorer = CompactionExplorer(estimate, **budget, lang=LANG)
         explorer
         """
     ),
@@ -235,7 +304,11 @@ CELLS: list[Cell] = [
         """
         The explorer's state as plain, compared tables: every step under the current
         budget, then the messages sent at the selected step and its bar.
-        """
+        """,
+        zh="""
+        把探索器的状态写成普通的表格，每次运行都会比较：当前预算下的每个步骤，然后是所选
+        步骤发送的消息和它的条形图。
+        """,
     ),
     code(
         """
@@ -257,7 +330,16 @@ CELLS: list[Cell] = [
         the part the summary replaces, and `patch-2` comes after the compaction. If
         system messages were collected only from the kept suffix, the restored
         request would lose the base prompt.
-        """
+        """,
+        zh="""
+        ## 第 4 步 — system 状态跨过 compaction 边界
+
+        **本章小节：**「system 状态跨过 compaction 边界」
+
+        在这条路径上，`sys` 和 `patch-1` 位于第一条保留 entry `u2` *之前*，属于被摘要替代的
+        那一段，而 `patch-2` 在 compaction 之后。若 system message 只从保留后缀里收集，
+        恢复后的请求就会丢掉基础 prompt。
+        """,
     ),
     code(
         """
@@ -276,7 +358,12 @@ CELLS: list[Cell] = [
         rounded up (pi's own rough rule; only a summary message always costs 5).
         `u1` says "Start the refactor.", 19 characters, so 5 tokens. The estimator
         also accepts plain text:
-        """
+        """,
+        zh="""
+        这些消息不是本章的那十条，所以教学估算器的表里没有它们的数字：它按文本每 4 个
+        字符收 1 个 token，向上取整（pi 自己的粗略规则；只有摘要消息总是 5）。`u1` 的文本是
+        `"Start the refactor."`，19 个字符，所以是 5 个 token。估算器也接受纯文本：
+        """,
     ),
     code('print(len("Start the refactor."), estimate("Start the refactor."))'),
     md(
@@ -284,7 +371,11 @@ CELLS: list[Cell] = [
         `build_context` replays the system messages of the *whole* path: contents are
         appended, `rules` is overwritten by `patch-1`, and the timestamp is the first
         system message's.
-        """
+        """,
+        zh="""
+        `build_context` 重放*整条*路径的 system message：content 依次追加，`rules` 被
+        `patch-1` 覆盖，timestamp 取第一条 system message 的。
+        """,
     ),
     code(
         """
@@ -296,7 +387,11 @@ CELLS: list[Cell] = [
         """
         The messages are the replayed head, the summary, then `u2, a2, u3, a3`:
         `patch-2` is folded into the head and does not appear in place.
-        """
+        """,
+        zh="""
+        messages 依次是重放出的开头、摘要，然后是 `u2, a2, u3, a3`：`patch-2` 已经折进
+        开头，不再在原位出现。
+        """,
     ),
     code(
         """
@@ -310,7 +405,12 @@ CELLS: list[Cell] = [
         entry and the size before compacting, but none for the system prompt.
         Should it keep a copy of the prompt, so that restoring cannot lose it?
         Decide, then open the answer.
-        """
+        """,
+        zh="""
+        **先想一想。** `compact-1` 有摘要、第一条保留 entry 和压缩前规模这些字段，却没有
+        system prompt 的字段。它是否应该保存一份 prompt 副本，让恢复不可能丢掉它？先决定，
+        再打开答案。
+        """,
     ),
     reveal(
         """
@@ -321,9 +421,19 @@ CELLS: list[Cell] = [
         so replaying gives exactly what a snapshot saved at the compaction
         boundary would give. That is why the course gives a compaction entry no
         system field: a second copy could only disagree with the first.
-        """
+        """,
+        zh="""
+        不应该。compaction 不改变 system 状态：摘要消息只由七个字段生成，不携带 prompt
+        文本，而只有 system message 决定 system 状态。这些 system message 留在路径上
+        （compaction 什么也不删除），`build_context` 从整条路径重放它们，所以重放得到的
+        结果与在压缩边界另存一份快照完全相同。课程因此不给 compaction entry 增加 system
+        字段：第二份副本只可能与第一份不一致。
+        """,
     ),
-    md("And a system message can never be a cut point:"),
+    md(
+        "And a system message can never be a cut point:",
+        zh="而且 system message 永远不能成为切点：",
+    ),
     code(
         """
         expected_failure(
@@ -331,7 +441,7 @@ CELLS: list[Cell] = [
                 replay,
                 id="compact-2",
                 timestamp=11,
-                summary=fixture_summary(),
+                summary=fixture_summary(LANG),
                 first_kept_entry_id="patch-2",
                 tokens_before=1,
             )
@@ -349,6 +459,13 @@ CELLS: list[Cell] = [
         `"\\n"` for a line break.
         """,
         "answer_q4 = ...",
+        zh="""
+        ### 练习 11.5-q4 — 没有 `patch-1` 时
+
+        取同一条路径，但去掉 `patch-1`（把 `rules` 设为 `"RULE v2"` 的那条 entry）。重放
+        出的 system message 给出什么 prompt 文本（这些消息的 `current_system_prompt`）？
+        用字符串作答，换行写作 `"\\n"`。
+        """,
     ),
     *your_turn_cells(
         "11.5",
@@ -356,6 +473,10 @@ CELLS: list[Cell] = [
         "`_restored_suffix` and `_resume_from_newest_compaction`: find the newest "
         "compaction, check its first kept entry, price the summary) and of "
         "`practice/ch11/summary.py` (`render_summary` and `summary_message`)",
+        what_zh="`practice/ch11/budget.py` 中实验 11.5 的部分（`_newest_compaction`、"
+        "`_restored_suffix` 和 `_resume_from_newest_compaction`：找到最新的 compaction，"
+        "检查它的第一条保留 entry，给摘要计价），以及 `practice/ch11/summary.py` 中的"
+        "部分（`render_summary` 和 `summary_message`）",
     ),
     *checks_cells("11.5"),
 ]

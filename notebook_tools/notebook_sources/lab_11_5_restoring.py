@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from .cells import Cell, answer, code, exercise_cells, fixture_cells, md, reveal
 
+TRANSLATED = True
+
 CELLS: list[Cell] = [
     md(
         """
@@ -23,7 +25,24 @@ CELLS: list[Cell] = [
         **Part 2** (the next notebook) compacts a second time and replays system
         state across the compaction boundary; it ends with the lab's practice
         cell and its checks, `tests/test_lab_11_5.py` (4 checks).
-        """
+        """,
+        zh="""
+        # 实验 11.5（上）— 从最新的 compaction 恢复
+
+        **本章小节：**「恢复时把最新摘要接在保留后缀前面」
+
+        **目标。** 追加 `compact-1` 以后，什么都没有删除：十条消息仍在 session 中。下一次
+        `build_context` 在路径上找到最新的 compaction，把它的摘要渲染成一条合成的 user
+        消息，紧跟在重放出的 system message 后面，先从消息额度中扣除它的成本，再把余量
+        交给从第一条保留 entry 开始的完整分组。
+
+        **基础。** 实验 11.3 的预算（同样的选择，只是接上了摘要），实验 11.4 的
+        `create_compaction_entry`。
+
+        **实验 11.5（下）**（下一个 notebook）进行第二次压缩，并让 system 状态跨过
+        compaction 边界重放；它以本实验的练习单元格和检查结束：`tests/test_lab_11_5.py`
+        （4 项检查）。
+        """,
     ),
     code(
         """
@@ -64,11 +83,23 @@ CELLS: list[Cell] = [
         numbered from there: `u2, a2` is group 1, `u3 … a3` group 2 and `u4, a4`
         group 3, the numbers every budget table below uses. `u1, a1` are
         *summarised*: still in the session, but the summary stands in for them.
-        """
+        """,
+        zh="""
+        ## `compact-1`、`u4`、`a4` 之后的路径
+
+        `compact-1`（实验 11.4）挂在 `a3` 后面，保留从 `u2` 开始的路径；之后对话继续追加
+        `u4` 和 `a4`。fixture 估算器也认识这两条消息（3 和 4 个 token），并且任何摘要消息
+        都按 5 个 token 计价：就是 `compact-1` 这一行。
+
+        注意 `group` 列。compaction 之后，`build_context` 只考虑路径上从第一条保留 entry
+        开始的部分，所以分组从那里开始编号：`u2, a2` 是第 1 组，`u3 … a3` 是第 2 组，
+        `u4, a4` 是第 3 组，下面每张预算表都用这些编号。`u1, a1` 已被*摘要*替代：它们仍在
+        session 中，只是由摘要代替它们。
+        """,
     ),
     code(
         """
-        continued = chapter_fixture_after_compaction()
+        continued = chapter_fixture_after_compaction(LANG)
         compact_1 = next(entry for entry in continued if entry.id == "compact-1")
         print(path_arrow(continued))
         styled_fixture_frame(continued, estimate, uuid="continued")
@@ -85,7 +116,16 @@ CELLS: list[Cell] = [
         **Predict first.** With the chapter's 31 / 4 / 2, which entries does
         `build_context` keep now? Decide, then open the folded outputs of the
         next cells (click the bar under each, or run them).
-        """
+        """,
+        zh="""
+        ## 第 1 步 — 用本章的预算恢复
+
+        固定成本的扣除与实验 11.3 完全一样，剩下 22。然后先从这份额度中支付摘要，剩下的
+        从 `u2` 开始分给完整的分组，从最新一组向前。
+
+        **先预测。** 用本章的 31 / 4 / 2，`build_context` 现在保留哪些 entries？先决定，
+        再打开后面几个单元格折叠的输出（点击每个单元格下面的细条，或运行它们）。
+        """,
     ),
     answer(
         """
@@ -102,14 +142,24 @@ CELLS: list[Cell] = [
         2, 3 in that part, as in the fixture table above. Newest first: group 3
         (`u4, a4`) costs 7 and fits in 17; adding group 2 (`u3 … a3`) would make
         22 > 17, so the selection stops there.
-        """
+        """,
+        zh="""
+        只有 `u4, a4`。摘要的 5 个 token 之后，完整分组还剩 17。只考虑从第一条保留 entry
+        `u2` 开始的分组，它们在这一段里编号为 1、2、3，和上面的 fixture 表一样。从最新
+        一组向前：第 3 组（`u4, a4`）成本 7，放得进 17；再加上第 2 组（`u3 … a3`）就是
+        22 > 17，所以选择停在这里。
+        """,
     ),
     md(
         """
         The result is the replayed system message, the summary, `u4`, `a4`. Notice
         that `kept_entry_ids` lists only original entries: the synthetic summary
         gets no fake id.
-        """
+        """,
+        zh="""
+        结果依次是重放出的 system message、摘要、`u4`、`a4`。注意 `kept_entry_ids` 只列出
+        原始 entries：合成的摘要不会得到虚假的 id。
+        """,
     ),
     code(
         """
@@ -118,7 +168,10 @@ CELLS: list[Cell] = [
         messages_frame(restored, estimate)
         """
     ),
-    md("`tokens.messages` is 5 + 7 = 12: the summary itself costs room."),
+    md(
+        "`tokens.messages` is 5 + 7 = 12: the summary itself costs room.",
+        zh="`tokens.messages` 是 5 + 7 = 12：摘要本身也占空间。",
+    ),
     code("projection_frame(restored.tokens)"),
     md(
         """
@@ -126,7 +179,13 @@ CELLS: list[Cell] = [
 
         The seven fields, always in the same order, with fixed labels, as the text of
         one user message. Its timestamp is the compaction's.
-        """
+        """,
+        zh="""
+        ## 第 2 步 — 模型读到的摘要
+
+        七个字段，总是同样的顺序、固定的标签，作为一条 user 消息的文本。它的 timestamp
+        取自这条 compaction。
+        """,
     ),
     code(
         """
@@ -141,7 +200,15 @@ CELLS: list[Cell] = [
         """
         The course's own labels are Chinese: full-width colons with no space after
         them, and `- （无）` for an empty list. The same summary, line by line:
-        """
+        """,
+        zh="""
+        上面这条消息用的是英文标签（`summary_message` 总是用 `SUMMARY_LABELS_EN` 渲染），
+        字段内容则是本版本 fixture 的中文。课程自己的标签是中文的：它们就是 `course_lib`
+        中的 `SUMMARY_LABELS_ZH`（`from course_lib import SUMMARY_LABELS_ZH`），
+        `render_summary(summary, SUMMARY_LABELS_ZH)` 用它们渲染，`course_lib.views` 的
+        `summary_labels(LANG)` 按本版本的语言选出它们。全角冒号后面不加空格，空列表写作
+        `- （无）`。同一份摘要，逐行对照：
+        """,
     ),
     code(
         """
@@ -160,6 +227,12 @@ CELLS: list[Cell] = [
         of entry ids in path order.
         """,
         "answer_q1 = ...",
+        zh="""
+        ### 练习 11.5-q1 — compaction 之后更大的窗口
+
+        同一条路径，`max_tokens = 40`（仍然预留 4、安全余量 2）。`build_context` 保留哪些
+        entries？用 `kept_entry_ids` 作答：按路径顺序排列的 entry id 列表。
+        """,
     ),
     *exercise_cells(
         "11.5-q2",
@@ -169,6 +242,11 @@ CELLS: list[Cell] = [
         For the same build (`max_tokens = 40`), what is `tokens.messages`?
         """,
         "answer_q2 = ...",
+        zh="""
+        ### 练习 11.5-q2 — 消息的成本
+
+        同一次构建（`max_tokens = 40`），`tokens.messages` 是多少？
+        """,
     ),
     md(
         """
@@ -178,7 +256,14 @@ CELLS: list[Cell] = [
         compaction, skipping metadata and compaction entries. A sibling branch that
         is not on the active path plays no part. Here a metadata entry sits between
         `u4` and `a4`, and `u4-other` branches off `compact-1`:
-        """
+        """,
+        zh="""
+        ## 第 3 步 — 空间充裕时，保留后缀越过 compaction 继续
+
+        收集从第一条保留 entry 开始，越过 compaction 继续进行，跳过 metadata 与 compaction
+        entry。不在活动路径上的兄弟分支不起任何作用。这里 `u4` 和 `a4` 之间有一条
+        metadata entry，而 `u4-other` 从 `compact-1` 分出另一条分支：
+        """,
     ),
     code(
         """
@@ -223,7 +308,14 @@ CELLS: list[Cell] = [
         `max(0, available_for_messages - summary tokens)`: never negative, like
         the allowance of Lab 11.3. What happens when the summary costs more than
         the fixed costs leave?
-        """
+        """,
+        zh="""
+        ## 第 4 步 — 摘要单独就占满空间时
+
+        compaction 之后，分组的额度是 `max(0, available_for_messages - summary tokens)`：
+        和实验 11.3 的额度一样，永远不会是负数。如果摘要的成本超过固定成本扣除后剩下的
+        额度，会怎样？
+        """,
     ),
     *exercise_cells(
         "11.5-q3",
@@ -236,6 +328,13 @@ CELLS: list[Cell] = [
         or run it).
         """,
         "answer_q3 = ...",
+        zh="""
+        ### 练习 11.5-q3 — 被摘要占满的窗口
+
+        同一条路径，`max_tokens = 13`（预留 4、安全余量 2）。`build_context` 给出哪个
+        `reason`？先算出两份额度，再检查。下面折叠的输出给出这些数字（点击每个单元格
+        下面的细条，或运行它）。
+        """,
     ),
     answer(
         """
@@ -262,7 +361,13 @@ CELLS: list[Cell] = [
         anyway, whole, as an overflow (`single_group_overflow`), and
         `tokens.total` exceeds `max_tokens`; the caller reads the reason and
         decides what to do (a shorter summary, a larger window).
-        """
+        """,
+        zh="""
+        摘要（5）比扣除固定成本后剩下的 4 个 token 还多：分组额度是 0，而不是 -1。最新
+        一组 `u4, a4` 仍被完整返回，作为一次超限（`single_group_overflow`），
+        `tokens.total` 超过 `max_tokens`；调用者读取这个 reason，再决定怎么做（更短的
+        摘要、更大的窗口）。
+        """,
     ),
     md(
         """
@@ -271,6 +376,12 @@ CELLS: list[Cell] = [
         Part 2 creates a second compaction, `compact-2`, restores from it, and
         shows that system state is replayed from the whole path, across the
         compaction boundary. It ends with the lab's practice cell and its checks.
-        """
+        """,
+        zh="""
+        ## 下一步：实验 11.5（下）
+
+        下一部分创建第二次 compaction `compact-2`，从它恢复，并说明 system 状态是从整条
+        路径重放的，跨过 compaction 边界。它以本实验的练习单元格和检查结束。
+        """,
     ),
 ]
