@@ -23,6 +23,7 @@ from course_lib import (
     system_replay_fixture,
 )
 from course_lib.estimators import chars_estimator
+from course_lib.fixture import FixtureLanguage
 from course_lib.importers import PiSource, import_pi_session
 from course_lib.track.catalogue import LAB_CHECK_COUNTS, LAB_MAP
 from course_lib.track.checks import CheckOutcome, LabReport
@@ -55,6 +56,7 @@ from course_lib.views import (
     pi_compactions_frame,
     pi_source_frame,
     projection_frame,
+    second_summary,
     styled_fixture_frame,
     summary_lines_frame,
     system_frame,
@@ -289,10 +291,11 @@ def test_ledger_frames_agree_with_build_context() -> None:
     }
 
 
-def test_compaction_steps_are_made_by_the_labs_functions() -> None:
-    steps = compaction_steps(fixture_estimator())
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_compaction_steps_are_made_by_the_labs_functions(lang: FixtureLanguage) -> None:
+    steps = compaction_steps(fixture_estimator(), lang)
     assert [step.label for step in steps] == ["no compaction", "compact-1", "u4, a4", "compact-2"]
-    assert steps[2].path == chapter_fixture_after_compaction()
+    assert steps[2].path == chapter_fixture_after_compaction(lang)
     compact_2 = steps[3].path[-1]
     assert (compact_2.parent_id, compact_2.first_kept_entry_id) == ("a4", "u3")
     assert (
@@ -301,6 +304,14 @@ def test_compaction_steps_are_made_by_the_labs_functions() -> None:
         == untrimmed_message_tokens(steps[2].path, fixture_estimator())
     )
     assert path_arrow(steps[1].path).endswith("r-read → a3 → compact-1")
+    assert compact_2.summary == second_summary(lang)
+    # compact-2's summary keeps compact-1's goal and adds the write boundary, in the same language
+    first = steps[1].path[-1].summary
+    assert (
+        compact_2.summary.goal == first.goal
+        and compact_2.summary.completed[0] == first.completed[0]
+    )
+    assert compact_2.summary.completed[1] != first.completed[0]
 
 
 def test_expected_failure_shows_only_course_errors() -> None:

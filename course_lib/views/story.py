@@ -12,7 +12,12 @@ from dataclasses import dataclass
 from ..budget import build_context
 from ..compaction import create_compaction_entry
 from ..entries import CompactionSummary, SessionEntry
-from ..fixture import chapter_fixture, chapter_fixture_after_compaction, fixture_summary
+from ..fixture import (
+    FixtureLanguage,
+    chapter_fixture,
+    chapter_fixture_after_compaction,
+    fixture_summary,
+)
 from ..pricing import Estimator, Number
 from ..wire import MAX_SAFE_INTEGER
 
@@ -37,19 +42,29 @@ def untrimmed_message_tokens(path: Sequence[SessionEntry], estimate_tokens: Esti
     ).tokens.messages
 
 
-def second_summary() -> CompactionSummary:
-    """The summary ``compact-2`` records when it keeps ``u3`` onwards (it also covers ``u2, a2``)."""
+_SECOND_SUMMARY_WORDS: dict[FixtureLanguage, tuple[str, str]] = {
+    "en": ("Confirmed the JSONL write boundary", "Continue with the context projection"),
+    "zh": ("已确认 JSONL 写入边界", "继续上下文投影"),
+}
+"""What ``compact-2`` adds to ``compact-1``'s summary: (completed, next), in each language."""
+
+
+def second_summary(lang: FixtureLanguage = "en") -> CompactionSummary:
+    """The summary ``compact-2`` records when it keeps ``u3`` onwards (it also covers ``u2, a2``).
+
+    It grows from ``compact-1``'s: the same goal and constraint, one more completed
+    item, and a new next step, in the fixture's language.
+    """
+    first = fixture_summary(lang)
+    completed, next_step = _SECOND_SUMMARY_WORDS[lang]
     return CompactionSummary(
-        goal="Check the session recovery logic",
-        constraints=["Restore only the selected branch of the session tree"],
-        completed=[
-            "Confirmed that the active path restores only the selected branch",
-            "Confirmed the JSONL write boundary",
-        ],
+        goal=first.goal,
+        constraints=list(first.constraints),
+        completed=[*first.completed, completed],
         decisions=[],
         changed_files=[],
         unresolved=[],
-        next=["Continue with the context projection"],
+        next=[next_step],
     )
 
 
@@ -61,27 +76,30 @@ class CompactionStep:
     path: list[SessionEntry]
 
 
-def compaction_steps(estimate_tokens: Estimator) -> list[CompactionStep]:
+def compaction_steps(
+    estimate_tokens: Estimator, lang: FixtureLanguage = "en"
+) -> list[CompactionStep]:
     """no compaction -> compact-1 -> u4, a4 -> compact-2, each compaction made by the lab's function.
 
     ``compact-1`` keeps ``u2`` (as in the chapter), ``compact-2`` keeps ``u3``;
-    each records ``untrimmed_message_tokens`` of the path it is appended to.
+    each records ``untrimmed_message_tokens`` of the path it is appended to. The
+    texts are the fixture's in ``lang``; the ids and the numbers are the same.
     """
-    base = chapter_fixture()
+    base = chapter_fixture(lang)
     compact_1 = create_compaction_entry(
         base,
         id="compact-1",
         timestamp=100,
-        summary=fixture_summary(),
+        summary=fixture_summary(lang),
         first_kept_entry_id="u2",
         tokens_before=untrimmed_message_tokens(base, estimate_tokens),
     )
-    continued = [*base, compact_1, *chapter_fixture_after_compaction()[-2:]]
+    continued = [*base, compact_1, *chapter_fixture_after_compaction(lang)[-2:]]
     compact_2 = create_compaction_entry(
         continued,
         id="compact-2",
         timestamp=200,
-        summary=second_summary(),
+        summary=second_summary(lang),
         first_kept_entry_id="u3",
         tokens_before=untrimmed_message_tokens(continued, estimate_tokens),
     )

@@ -22,12 +22,10 @@ from matplotlib.figure import Figure
 from pandas.io.formats.style_render import CSSDict
 
 from ..budget import BuildContextResult, Estimator, context_from_plan, plan_budget
-from ..compaction import create_compaction_entry
 from ..entries import CompactionEntry, SessionEntry
 from ..fixture import (
     FixtureLanguage,
     chapter_fixture,
-    chapter_fixture_after_compaction,
     fixture_estimator,
 )
 from ..ledger import LedgerRow, ledger_from_plan
@@ -42,8 +40,6 @@ from .frames import (
 from .story import (
     CompactionStep,
     compaction_steps,
-    second_summary,
-    untrimmed_message_tokens,
 )
 
 __all__ = [
@@ -559,9 +555,7 @@ class CompactionExplorer(_BudgetSliders):
     ) -> None:
         super().__init__(max_tokens, reserved_output, safety_margin)
         self.estimate_tokens = estimate_tokens or fixture_estimator()
-        self.steps = (
-            compaction_steps(self.estimate_tokens) if lang == "en" else self._steps_in(lang)
-        )
+        self.steps = compaction_steps(self.estimate_tokens, lang)
         self.step = widgets.ToggleButtons(
             options=[s.label for s in self.steps], value=step, description="step"
         )
@@ -573,26 +567,6 @@ class CompactionExplorer(_BudgetSliders):
         self.widget.add_class("course-explorer").add_class("compaction-explorer")
         self._watch(self.step, *self.sliders)
         self.refresh()
-
-    def _steps_in(self, lang: FixtureLanguage) -> list[CompactionStep]:
-        """``compaction_steps`` on the fixture in ``lang``: compact-1 (first kept u2) is the
-        fixture's own, ``compact-2`` (first kept u3) is made by the lab's function."""
-        base = chapter_fixture(lang)
-        continued = chapter_fixture_after_compaction(lang)
-        compact_2 = create_compaction_entry(
-            continued,
-            id="compact-2",
-            timestamp=200,
-            summary=second_summary(),
-            first_kept_entry_id="u3",
-            tokens_before=untrimmed_message_tokens(continued, self.estimate_tokens),
-        )
-        return [
-            CompactionStep("no compaction", base),
-            CompactionStep("compact-1", continued[: len(base) + 1]),
-            CompactionStep("u4, a4", continued),
-            CompactionStep("compact-2", [*continued, compact_2]),
-        ]
 
     def _current_step(self) -> CompactionStep:
         return next(s for s in self.steps if s.label == self.step.value)

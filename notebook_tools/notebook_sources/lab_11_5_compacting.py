@@ -110,8 +110,7 @@ CELLS: list[Cell] = [
         ## 第 1 步 — 再次压缩
 
         第二次 compaction 在当前的路径上使用与第一次相同的函数。`compact-2` 保留 `u3`
-        及之后的内容；它的摘要（真实的 agent 中由模型写出）现在也涵盖 `u2, a2`。课程的
-        `second_summary()` 只有英文文本，所以本版本中 `compact-2` 的摘要是英文的。
+        及之后的内容；它的摘要（真实的 agent 中由模型写出）现在也涵盖 `u2, a2`。
         `tokens_before` 是调用者自己记录的不裁剪时消息的成本：`compact-1` 的摘要（5）
         加上从 `u2` 开始的每一组（7 + 15 + 7）。
         """,
@@ -125,7 +124,7 @@ CELLS: list[Cell] = [
             continued,
             id="compact-2",
             timestamp=200,
-            summary=second_summary(),
+            summary=second_summary(LANG),
             first_kept_entry_id="u3",
             tokens_before=untrimmed_message_tokens(continued, estimate),
         )
