@@ -353,3 +353,13 @@ def test_the_table_escapes_markup_from_a_session() -> None:
     html_text = table_html(frame, "escape")
     assert "<script>" not in html_text and "&lt;script&gt;" in html_text
     assert table_cells(html_text).rows[1] == ["<script>alert(1)</script> & <b>", "3"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_compaction_explorer_repr_rebuilds_the_same_explorer(lang: str) -> None:
+    """The browser test rebuilds each explorer from its stored repr; the language is part of it."""
+    explorer = CompactionExplorer(step="compact-2", max_tokens=40, lang=lang)
+    rebuilt = eval(repr(explorer), {"CompactionExplorer": CompactionExplorer})
+    assert repr(rebuilt) == repr(explorer)
+    assert rebuilt.state().path == explorer.state().path
+    assert ("lang=" in repr(explorer)) == (lang != "en")

@@ -555,6 +555,7 @@ class CompactionExplorer(_BudgetSliders):
     ) -> None:
         super().__init__(max_tokens, reserved_output, safety_margin)
         self.estimate_tokens = estimate_tokens or fixture_estimator()
+        self.lang = lang
         self.steps = compaction_steps(self.estimate_tokens, lang)
         self.step = widgets.ToggleButtons(
             options=[s.label for s in self.steps], value=step, description="step"
@@ -629,4 +630,6 @@ class CompactionExplorer(_BudgetSliders):
         self.chart.value = _png(plot_state(state))
 
     def __repr__(self) -> str:
-        return f"CompactionExplorer(step={self.step.value!r}, {self._budget_text()})"
+        # The language only when it is not the default, so the repr rebuilds the same explorer.
+        lang = f", lang={self.lang!r}" if self.lang != "en" else ""
+        return f"CompactionExplorer(step={self.step.value!r}, {self._budget_text()}{lang})"
