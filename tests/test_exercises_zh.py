@@ -24,8 +24,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from test_exercises import compact_2_wire  # the right answer to 11.1-q2, with changes
 
-from course_lib import chapter_fixture, chapter_fixture_after_compaction, fixture_summary
+from course_lib import chapter_fixture, chapter_fixture_after_compaction
 from course_lib.errors import CourseError
 from course_lib.track import exercises, exercises_zh
 from course_lib.track.exercises import (
@@ -266,20 +267,6 @@ def test_bad_use_stays_an_english_error() -> None:
 
 
 # --- every hint code of every exercise, and every right answer ---------------------------
-
-
-def compact_2_wire(**changes: object) -> dict[str, object]:
-    """The right answer to 11.1-q2, with ``changes`` (as in ``test_exercises.py``)."""
-    wire: dict[str, object] = {
-        "id": "compact-2",
-        "parentId": "a4",
-        "timestamp": 200,
-        "type": "compaction",
-        "summary": fixture_summary().to_wire(),
-        "firstKeptEntryId": "u3",
-        "tokensBefore": 34,
-    }
-    return {**wire, **changes}
 
 
 def snake_case_wire() -> dict[str, object]:
