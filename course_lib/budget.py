@@ -9,7 +9,7 @@ newest first. History is never changed: the result is a fresh view of it.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -151,23 +151,52 @@ def _price(estimate_tokens: Estimator, message: MessageModel, label: str) -> Num
     return _check_budget_number(f"estimate_tokens result for {label}", estimate_tokens(priced))
 
 
-def _group_cost(estimate_tokens: Estimator, group: InteractionGroup) -> Number:
-    """A group costs the sum of its messages, added in path order as the course adds them.
+def _group_costs(estimate_tokens: Estimator, groups: list[InteractionGroup]) -> list[Number]:
+    """Each group costs the sum of its messages, added in path order as the course adds them.
 
     The same rule as ``_price``, unrolled: this loop runs once per message of
     the path, so the label of an error is only written when there is one.
     """
     read_only = is_read_only(estimate_tokens)
-    cost: Number = 0
-    for entry in group.entries:
-        message = entry.message
-        tokens = estimate_tokens(message if read_only else message.model_copy(deep=True))
-        if type(tokens) is not int or not 0 <= tokens <= MAX_SAFE_INTEGER:
-            _check_budget_number(f"estimate_tokens result for message entry {entry.id}", tokens)
-        cost += tokens
-    if type(cost) is not int or cost > MAX_SAFE_INTEGER:
-        _check_budget_number(f"the cost of the group starting at {group.entries[0].id}", cost)
-    return cost
+    costs: list[Number] = []
+    for group in groups:
+        cost: Number = 0
+        for entry in group.entries:
+            message = entry.message
+            tokens = estimate_tokens(message if read_only else message.model_copy(deep=True))
+            if type(tokens) is not int or not 0 <= tokens <= MAX_SAFE_INTEGER:
+                _check_budget_number(f"estimate_tokens result for message entry {entry.id}", tokens)
+            cost += tokens
+        if type(cost) is not int or cost > MAX_SAFE_INTEGER:
+            _check_budget_number(f"the cost of the group starting at {group.entries[0].id}", cost)
+        costs.append(cost)
+    return costs
+
+
+def _conversation(
+    entries: Iterable[SessionEntry], system_messages: list[SystemMessage]
+) -> Iterator[MessageEntry]:
+    """The message entries to group, in path order; system messages are set aside as they pass.
+
+    Why one walk: a long path does not fit in the processor's cache, so every
+    extra walk over it costs about as much as reading it again from memory.
+    Metadata and compaction entries are not messages and are passed over.
+    """
+    for entry in entries:
+        if isinstance(entry, MessageEntry):
+            if entry.message.role == "system":
+                system_messages.append(entry.message)
+            else:
+                yield entry
+
+
+def _system_messages(entries: Sequence[SessionEntry]) -> list[SystemMessage]:
+    """The system messages among ``entries``, in path order."""
+    return [
+        entry.message
+        for entry in entries
+        if isinstance(entry, MessageEntry) and isinstance(entry.message, SystemMessage)
+    ]
 
 
 def _newest_compaction(active_path: Sequence[SessionEntry]) -> CompactionEntry | None:
@@ -213,28 +242,39 @@ def _restored_suffix(
 
 
 def _resume_from_newest_compaction(
-    active_path: Sequence[SessionEntry], estimate_tokens: Estimator
-) -> tuple[Sequence[SessionEntry], UserMessage | None, Number]:
-    """Lab 11.5: what to group, and the summary that stands in for the rest, with its cost.
+    active_path: Sequence[SessionEntry],
+) -> tuple[Sequence[SessionEntry], CompactionEntry | None]:
+    """Lab 11.5: the part of the path to group, and the compaction that stands in for the rest.
 
     Only the part of the path from the newest compaction's first kept entry on
     is grouped, so a prefix that was already summarised can never break the
-    build. The summary is priced here, once, from a copy.
+    build. Nothing is priced here: the summary is priced by ``_priced_summary``
+    once the path has grouped cleanly.
 
-    Returns ``(active_path, None, 0)`` when the path holds no compaction.
-    Otherwise: the newest compaction (``_newest_compaction``), the suffix from
-    its first kept entry (``_restored_suffix``), its ``summary_message`` and
-    that message's cost, priced with ``_price(estimate_tokens, summary,
-    f"summary message of {compaction.id}")`` so a bad estimate names it.
+    Returns ``(active_path, None)`` when the path holds no compaction.
+    Otherwise the suffix from the newest compaction's (``_newest_compaction``)
+    first kept entry (``_restored_suffix``), and that compaction.
     """
     # --- Lab 11.5 resume compaction: begin ---
     compaction = _newest_compaction(active_path)
     if compaction is None:
-        return active_path, None, 0
-    candidates = _restored_suffix(active_path, compaction)
+        return active_path, None
+    return _restored_suffix(active_path, compaction), compaction
+    # --- Lab 11.5: end ---
+
+
+def _priced_summary(
+    compaction: CompactionEntry, estimate_tokens: Estimator
+) -> tuple[UserMessage, Number]:
+    """Lab 11.5: the summary message that replaces what ``compaction`` summarised, and its cost.
+
+    Priced once, after the replayed system message and before any group (the
+    course's order), with ``_price(estimate_tokens, summary, f"summary message
+    of {compaction.id}")`` so a bad estimate names it.
+    """
+    # --- Lab 11.5 resume compaction: begin ---
     summary = summary_message(compaction)
-    summary_tokens = _price(estimate_tokens, summary, f"summary message of {compaction.id}")
-    return candidates, summary, summary_tokens
+    return summary, _price(estimate_tokens, summary, f"summary message of {compaction.id}")
     # --- Lab 11.5: end ---
 
 
@@ -279,38 +319,52 @@ def plan_budget(
 
     Lab 11.3 writes the fixed costs and the selection; Lab 11.5 plugs in
     between them, so a path with a compaction reuses the same selection.
+    The path is read once, then priced: nothing is priced until it has
+    grouped cleanly, and then in the course's order (the replayed system
+    message, the summary, every candidate message in path order).
     """
     kinds = require_session_entries(active_path)
     # Part 1: the four numbers of the deduction table must each be finite and >= 0.
     # Check the three you are given (max_tokens, reserved_output, safety_margin)
-    # with ``_check_budget_number(name, value)``, whose BudgetError names the
-    # number. Replay the system messages of the *whole* path into ``system``
-    # (``current_system_message``) and price it as ``system_tokens``, the fourth
-    # number, with ``_price(estimate_tokens, system, "replayed system message")``,
-    # which checks the estimate and names that message; 0 without one.
+    # with ``_check_budget_number(name, value)``, whose BudgetError names the number.
     # --- Lab 11.3 budget projection: begin ---
     _check_budget_number("max_tokens", max_tokens)
     _check_budget_number("reserved_output", reserved_output)
     _check_budget_number("safety_margin", safety_margin)
-
-    system = current_system_message(
-        [e.message for e in active_path if e.type == "message" and e.message.role == "system"]
-    )
-    system_tokens = _price(estimate_tokens, system, "replayed system message") if system else 0
     # --- Lab 11.3: end ---
 
     # Lab 11.5 takes part only when the path holds a compaction: it returns the
-    # entries to group (from the first kept entry on) and the summary with its cost.
+    # entries to group (from its first kept entry on) and the compaction itself.
     if any(issubclass(kind, CompactionEntry) for kind in kinds):
-        candidates, summary, summary_tokens = _resume_from_newest_compaction(
-            active_path, estimate_tokens
-        )
+        candidates, compaction = _resume_from_newest_compaction(active_path)
     else:
-        candidates, summary, summary_tokens = active_path, None, 0
+        candidates, compaction = active_path, None
 
-    # Part 2: group the message entries of ``candidates`` (skip metadata and
-    # compaction entries) with ``split_interactions``, cost each group with
-    # ``_group_cost`` (a bad estimate names "message entry <id>"), then:
+    # Part 2: read the path once. Group the message entries of ``candidates`` with
+    # ``split_interactions``, fed by ``_conversation``, which passes over metadata and
+    # compaction entries and sets the system messages aside as it goes. System messages
+    # are prompt state of the *whole* path: start the list with those before
+    # ``candidates`` (``_system_messages``; none without a compaction). Then price:
+    # replay them into ``system`` (``current_system_message``) and price it as
+    # ``system_tokens``, the fourth number, with ``_price(estimate_tokens, system,
+    # "replayed system message")``, which checks the estimate and names that message;
+    # 0 without one.
+    # --- Lab 11.3 budget projection: begin ---
+    summarised = active_path[: len(active_path) - len(candidates)]  # empty without a compaction
+    system_messages = _system_messages(summarised)
+    groups = split_interactions(_conversation(candidates, system_messages))  # nothing copied
+    system = current_system_message(system_messages)
+    system_tokens = _price(estimate_tokens, system, "replayed system message") if system else 0
+    # --- Lab 11.3: end ---
+
+    # Lab 11.5 again: the summary is priced after the system message, before any group.
+    summary: UserMessage | None = None
+    summary_tokens: Number = 0
+    if compaction is not None:
+        summary, summary_tokens = _priced_summary(compaction, estimate_tokens)
+
+    # Part 3: cost each group with ``_group_costs`` (a bad estimate names "message
+    # entry <id>"), then:
     #   available_for_messages = max(0, max_tokens - system_tokens - reserved_output
     #                                - safety_margin)   (never negative)
     #   allowance = max(0, available_for_messages - summary_tokens)   (summary paid first)
@@ -321,12 +375,7 @@ def plan_budget(
     # ``_check_budget_number``. Return the ``BudgetPlan`` (groups hold the path's
     # own entries: nothing is copied to decide).
     # --- Lab 11.3 budget projection: begin ---
-    if kinds == {MessageEntry}:  # a path of messages only: nothing to leave out
-        message_entries = candidates
-    else:
-        message_entries = [entry for entry in candidates if isinstance(entry, MessageEntry)]
-    groups = split_interactions(message_entries)  # the path's own entries: nothing copied yet
-    group_tokens = [_group_cost(estimate_tokens, group) for group in groups]
+    group_tokens = _group_costs(estimate_tokens, groups)
 
     available = max(0, max_tokens - system_tokens - reserved_output - safety_margin)
     allowance = max(0, available - summary_tokens)  # the summary is paid first, never below 0

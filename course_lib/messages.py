@@ -7,6 +7,7 @@ the whole path into one message (content appended, sections overwritten by name)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field, field_validator
@@ -236,7 +237,7 @@ def text_of(message: MessageModel) -> str:
     return "\n".join(block.text for block in message.content if isinstance(block, TextContent))
 
 
-def current_system_message(messages: list[MessageModel]) -> SystemMessage | None:
+def current_system_message(messages: Sequence[MessageModel]) -> SystemMessage | None:
     """Replay every system message in order into the one the model should see.
 
     Non-empty contents are appended (joined by a blank line), sections are
@@ -260,7 +261,7 @@ def current_system_message(messages: list[MessageModel]) -> SystemMessage | None
     return SystemMessage(content="\n\n".join(contents), timestamp=systems[0].timestamp, **fields)
 
 
-def current_system_prompt(messages: list[MessageModel]) -> str | None:
+def current_system_prompt(messages: Sequence[MessageModel]) -> str | None:
     """The replayed system message's prompt text, or ``None`` without one."""
     replayed = current_system_message(messages)
     return None if replayed is None else system_message_text(replayed)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from types import UnionType
 from typing import Annotated, Any, ClassVar, Literal, Self, Union, get_args, get_origin
 
@@ -190,6 +190,17 @@ class WireModel(BaseModel):
         copied: Self = _copy_model(self)  # a new object of this model's own type
         return copied
 
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        """``BaseModel.model_copy``; a plain deep copy goes straight to this type's copier.
+
+        ``build_context`` deep-copies every message it returns, so pydantic's
+        generic dispatch (update handling, memo) would be paid once per message.
+        """
+        if deep and not update:
+            copied: Self = _copy_model(self)
+            return copied
+        return super().model_copy(update=update, deep=deep)
+
     def to_wire(self) -> dict[str, Any]:
         """Return a fresh camelCase, JSON-ready dict in the course's key order."""
         wire: dict[str, Any] = {}
@@ -206,46 +217,61 @@ class WireModel(BaseModel):
 
 # A copy of a validated model needs no validation: it is made as ``model_construct``
 # makes one (a new object, its field values, its fields set), without checking. The
-# three slots are set through their descriptors, which skips ``__setattr__``'s lookup.
+# four slots are set through their descriptors, which skips ``__setattr__``'s lookup.
 _new_object = object.__new__
-_set_attribute = object.__setattr__
+_set_dict = BaseModel.__dict__["__dict__"].__set__
 _set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
 _set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
 _set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 
 _SCALARS = frozenset({str, int, float, bool, type(None)})
-_COPIERS: dict[type, Callable[[Any], Any]] = {}
+
+FieldCopier = Callable[[Any], Any]
+"""Copies one field's value; chosen once per field from its annotation."""
+
+
+class _CopierTable(dict[type, Callable[[Any], Any]]):
+    """One copier per model type, made the first time a model of that type is copied.
+
+    A value that is not a model where one was expected (only ``model_construct``
+    can put one there) is copied as a free value, never shared.
+    """
+
+    def __missing__(self, kind: type) -> Callable[[Any], Any]:
+        is_model = isinstance(kind, type) and issubclass(kind, WireModel)
+        copier = self[kind] = _make_copier(kind) if is_model else _copy_value
+        return copier
+
+
+_COPIERS = _CopierTable()
 
 
 def _copy_model(model: WireModel) -> Any:
     """A complete copy of one validated model, by the copier made once for its type."""
-    model_type = type(model)
-    copier = _COPIERS.get(model_type)
-    if copier is None:
-        copier = _COPIERS[model_type] = _make_copier(model_type)
-    return copier(model)
+    return _COPIERS[type(model)](model)
 
 
 def _make_copier(model_type: type[WireModel]) -> Callable[[Any], Any]:
     """Copy a model of ``model_type``: its scalar fields are shared, the rest copied.
 
-    Which fields can hold a list, dict or model is read from the annotations
-    once per type, so a copy walks only those.
+    How each field is copied is read from its annotation once per type (a list
+    of models, one model, a dict of strings, free JSON), so a copy walks only
+    the fields that hold containers, each with the copier that fits it.
     """
-    containers = tuple(
-        name
+    fields = tuple(
+        (name, copier)
         for name, info in model_type.model_fields.items()
-        if not _holds_only_scalars(info.annotation)
+        if (copier := _field_copier(info.annotation)) is not None
     )
 
     def copy_one(model: Any) -> Any:
         state = model.__dict__.copy()
-        for name in containers:
+        for name, copy_field in fields:
             value = state[name]
             if value is not None:
-                state[name] = _copy_value(value)
+                state[name] = copy_field(value)
         copied = _new_object(model_type)
-        _set_attribute(copied, "__dict__", state)
+        _set_dict(copied, state)
         _set_fields_set(copied, set(model.__pydantic_fields_set__))
         _set_extra(copied, None)
         private = model.__pydantic_private__
@@ -255,39 +281,62 @@ def _make_copier(model_type: type[WireModel]) -> Callable[[Any], Any]:
     return copy_one
 
 
-def _holds_only_scalars(annotation: Any) -> bool:
+def _field_copier(annotation: Any) -> FieldCopier | None:
+    """The copier for a field annotated ``annotation``; ``None`` when it holds only scalars."""
+    origin = get_origin(annotation)
+    arguments = get_args(annotation)
+    if origin is Annotated:
+        return _field_copier(arguments[0])
+    if origin is Literal or annotation in _SCALARS:
+        return None
+    if origin in (Union, UnionType):
+        copiers = {_field_copier(argument) for argument in arguments}
+        copiers.discard(None)  # a None value is never copied, nor is a scalar member
+        if len(copiers) > 1:
+            return _copy_value
+        return copiers.pop() if copiers else None
+    if origin is list and _is_model_type(arguments[0]):
+        return _copy_models
+    if origin in (list, dict) and _field_copier(arguments[-1]) is None:
+        return _shallow_copy  # a list or dict of scalars
+    if _is_model_type(annotation):
+        return _copy_model
+    return _copy_value  # free JSON (``Any``) and anything else: walked by value
+
+
+def _is_model_type(annotation: Any) -> bool:
+    """True for a model class, or a union of them (``Annotated`` or not)."""
     origin = get_origin(annotation)
     if origin is Annotated:
-        return _holds_only_scalars(get_args(annotation)[0])
-    if origin is Literal:
-        return True
+        return _is_model_type(get_args(annotation)[0])
     if origin in (Union, UnionType):
-        return all(_holds_only_scalars(arg) for arg in get_args(annotation))
-    return annotation in _SCALARS
+        return all(_is_model_type(argument) for argument in get_args(annotation))
+    return isinstance(annotation, type) and issubclass(annotation, WireModel)
+
+
+def _copy_models(models: list[Any]) -> list[Any]:
+    """A list of models (a message's blocks), each copied by its own type's copier."""
+    copiers = _COPIERS
+    return [copiers[type(model)](model) for model in models]
+
+
+def _shallow_copy(value: Any) -> Any:
+    """A list or dict of scalars: a new container, the immutable values shared."""
+    return value.copy()
 
 
 def _copy_value(value: Any) -> Any:
-    """Copy a field value: lists, dicts and models are rebuilt, scalars shared."""
+    """Copy a free value: lists, dicts and models are rebuilt, scalars shared."""
     kind = type(value)
     if kind in _SCALARS:
         return value
-    if kind is list:  # most often a message's blocks: models, each by its type's copier
-        return [_copy_item(item) for item in value]
+    if kind is list:
+        return [_copy_value(item) for item in value]
     if kind is dict:
-        return {key: _copy_item(item) for key, item in value.items()}
+        return {key: _copy_value(item) for key, item in value.items()}
     if isinstance(value, WireModel):
         return _copy_model(value)
     return copy.deepcopy(value)  # not produced by validation; the generic copy is always right
-
-
-def _copy_item(item: Any) -> Any:
-    kind = type(item)
-    if kind in _SCALARS:
-        return item
-    copier = _COPIERS.get(kind)
-    if copier is not None:
-        return copier(item)
-    return _copy_value(item)
 
 
 def _to_wire_value(value: Any) -> Any:

@@ -151,8 +151,8 @@ def test_an_unknown_call_is_a_valid_file_that_never_reaches_the_budget(tmp_path:
     estimate = CountingEstimator()
     with pytest.raises(InteractionError, match="unknown-1"):
         build_context(path, max_tokens=31, estimate_tokens=estimate)
-    # Only the replayed system message was priced: no group was costed.
-    assert estimate.calls == 1
+    # Nothing was priced: the path is grouped before any estimate, the system message too.
+    assert estimate.calls == 0
     with pytest.raises(InteractionError, match="unknown-1"):
         budget_ledger(path, max_tokens=31, estimate_tokens=fixture_estimator())
 

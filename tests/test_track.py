@@ -357,7 +357,7 @@ def test_solution_changes_only_that_labs_regions(tmp_path: Path) -> None:
     after = budget.read_text(encoding="utf-8")
     assert "my own selection" in after and "# my note" in after
     assert "Lab 11.5 resume compaction is not implemented yet" not in after
-    assert after.count("Lab 11.3 budget projection is not implemented yet") == 3
+    assert after.count("Lab 11.3 budget projection is not implemented yet") == 4
     assert (directory / "groups.py").read_text(encoding="utf-8") == groups_before
 
     fill_solution(directory, "11.3")
@@ -392,8 +392,8 @@ def test_solution_bodies_are_the_reference_regions_at_column_zero() -> None:
     (body,) = solution_bodies("compaction", "11.4")
     assert body[0] == "if not active_path:"
     assert body[-1] == "return parse_session_entry(candidate)  # type: ignore[return-value]"
-    assert len(solution_bodies("budget", "11.3")) == 4
-    assert len(solution_bodies("budget", "11.5")) == 3
+    assert len(solution_bodies("budget", "11.3")) == 5
+    assert len(solution_bodies("budget", "11.5")) == 4
     assert solution_bodies("budget", "11.1") == []
 
 

@@ -469,11 +469,12 @@ CELLS: list[Cell] = [
     *your_turn_cells(
         "11.5",
         "the Lab 11.5 parts of `practice/ch11/budget.py` (`_newest_compaction`, "
-        "`_restored_suffix` and `_resume_from_newest_compaction`: find the newest "
-        "compaction, check its first kept entry, price the summary) and of "
+        "`_restored_suffix`, `_resume_from_newest_compaction` and `_priced_summary`: "
+        "find the newest compaction, check its first kept entry, price the summary) and of "
         "`practice/ch11/summary.py` (`render_summary` and `summary_message`)",
         what_zh="`practice/ch11/budget.py` 中实验 11.5 的部分（`_newest_compaction`、"
-        "`_restored_suffix` 和 `_resume_from_newest_compaction`：找到最新的 compaction，"
+        "`_restored_suffix`、`_resume_from_newest_compaction` 和 `_priced_summary`："
+        "找到最新的 compaction，"
         "检查它的第一条保留 entry，给摘要计价），以及 `practice/ch11/summary.py` 中的"
         "部分（`render_summary` 和 `summary_message`）",
     ),
