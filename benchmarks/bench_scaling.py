@@ -12,7 +12,7 @@ Every figure is a ratio of two measurements taken alternately in this one run
    converted once beforehand, counted with the same chars/4 rule and given the
    same ``max_tokens``; whether both keep the same messages; and, over random
    paths, how often each drops the newest user turn or keeps a tool result
-   whose call was dropped (``langchain_comparison``). LangChain is optional:
+   whose call was dropped (``course_lib.views.trimmers.trimmer_comparison``). LangChain is optional:
    without ``langchain-core`` these figures are reported as not measured.
 3. ``JsonlSessionStore.open`` of a 100k-entry file against
    ``[json.loads(line) for line in f]`` over the same file.
@@ -36,25 +36,27 @@ import math
 import random
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from benchmarks.bench_build_context import SAMPLE, Figure, paired_seconds, peak_bytes, render
-from course_lib import (
-    JsonlSessionStore,
-    MessageEntry,
-    SystemMessage,
-    ToolCall,
-    assistant_message,
-    build_context,
-    system_message_text,
-    tool_result,
-    user_message,
-)
-from course_lib.estimators import chars_estimator, priced_texts
+from course_lib import JsonlSessionStore, MessageEntry, build_context
+from course_lib.estimators import chars_estimator
 from course_lib.importers import import_pi_session
+from course_lib.pricing import Estimator, Number
+from course_lib.views.trimmers import (
+    COMPARISON_PATHS,
+    COMPARISON_SEED,
+    LANGCHAIN_MISSING,
+    PathBuilder,
+    langchain_available,
+    to_langchain,
+    trim_with_langchain,
+    trimmer_comparison,
+    words,
+)
 from course_lib.wire import dumps_line
 
 SIZES = (1_000, 10_000, 100_000)
@@ -63,119 +65,15 @@ LANGCHAIN_SIZES = (10_000, 100_000)
 BIG_SIZE = 100_000
 BIG_REPEATS = 3  # a 100k-entry call lasts long enough that a few rounds suffice
 PI_COPIES, QUICK_PI_COPIES = 10, 3
-COMPARISON_PATHS, COMPARISON_SEED = 200, 20_251_203
 SCALING_SEED = 11
-LANGCHAIN_MISSING = "langchain-core not installed (pip install -e '.[bench]')"
-
-_WORDS = [
-    "session",
-    "recovery",
-    "branch",
-    "active",
-    "path",
-    "entry",
-    "parent",
-    "compaction",
-    "summary",
-    "budget",
-    "window",
-    "tokens",
-    "group",
-    "interaction",
-    "tool",
-    "call",
-    "result",
-    "read",
-    "test",
-    "context",
-    "store",
-    "jsonl",
-    "line",
-    "newline",
-    "commit",
-    "tail",
-    "repair",
-    "parser",
-    "schema",
-    "field",
-    "message",
-    "system",
-    "assistant",
-    "user",
-    "estimate",
-    "trim",
-    "keep",
-    "drop",
-    "newest",
-    "oldest",
-    "allowance",
-    "reserved",
-]
-
 
 # --- generated paths --------------------------------------------------------
-
-
-def _words(rng: random.Random, low: int, high: int) -> str:
-    """Between ``low`` and ``high`` words of plausible text (deterministic for a seeded ``rng``)."""
-    return " ".join(rng.choices(_WORDS, k=rng.randint(low, high)))
-
-
-class _PathBuilder:
-    """Message entries whose parent ids chain them in order, ids ``e1``, ``e2``, ..."""
-
-    def __init__(self, system_text: str) -> None:
-        system = SystemMessage(content=system_text, timestamp=0)
-        self.entries: list[MessageEntry] = [
-            MessageEntry(id="e0", parent_id=None, timestamp=0, message=system)
-        ]
-
-    def add(self, message: Any) -> None:
-        index = len(self.entries)
-        self.entries.append(
-            MessageEntry(
-                id=f"e{index}", parent_id=f"e{index - 1}", timestamp=index, message=message
-            )
-        )
-
-    def fixture_shaped(self, rng: random.Random, turn: int, result_words: int = 400) -> None:
-        """Seven entries shaped like the fixture; the two results arrive in either order."""
-        self.add(user_message(_words(rng, 3, 40), timestamp=turn))
-        self.add(assistant_message(_words(rng, 5, 120), timestamp=turn))
-        self.add(user_message(_words(rng, 3, 20), timestamp=turn))
-        read = ToolCall(id=f"read-{turn}", name="read", arguments={"path": f"src/m{turn}.ts"})
-        test = ToolCall(id=f"test-{turn}", name="test", arguments={"command": "npm test"})
-        self.add(assistant_message([read, test], stop_reason="toolUse", timestamp=turn))
-        results = [read, test] if rng.random() < 0.5 else [test, read]
-        for call in results:
-            self.add(tool_result(call, _words(rng, 5, result_words), timestamp=turn))
-        self.add(assistant_message(_words(rng, 3, 60), timestamp=turn))
-
-    def chat(self, rng: random.Random, turn: int) -> None:
-        self.add(user_message(_words(rng, 1, 60), timestamp=turn))
-        self.add(assistant_message(_words(rng, 1, 200), timestamp=turn))
-
-    def tool_rounds(self, rng: random.Random, turn: int, result_words: int) -> None:
-        """A user turn, one or two rounds of 1-4 calls answered out of order, a closing answer."""
-        self.add(user_message(_words(rng, 1, 40), timestamp=turn))
-        for round_ in range(rng.randint(1, 2)):
-            calls = [
-                ToolCall(id=f"c{turn}-{round_}-{k}", name="bash", arguments={"n": k})
-                for k in range(rng.randint(1, 4))
-            ]
-            self.add(assistant_message(calls, stop_reason="toolUse", timestamp=turn))
-            rng.shuffle(calls)
-            for index, call in enumerate(calls):
-                if index and rng.random() < 0.2:  # a progress note between two results
-                    self.add(assistant_message(_words(rng, 1, 10), timestamp=turn))
-                self.add(tool_result(call, _words(rng, 1, result_words), timestamp=turn))
-        self.add(assistant_message(_words(rng, 1, 80), timestamp=turn))
 
 
 def scaling_path(size: int, seed: int = SCALING_SEED) -> list[MessageEntry]:
     """A fixture-shaped path of about ``size`` entries (whole interactions only)."""
     rng = random.Random(seed)
-    builder = _PathBuilder(_words(rng, 40, 80))
+    builder = PathBuilder(words(rng, 40, 80))
     turn = 0
     while len(builder.entries) + 7 <= size:
         builder.fixture_shaped(rng, turn)
@@ -183,186 +81,8 @@ def scaling_path(size: int, seed: int = SCALING_SEED) -> list[MessageEntry]:
     return builder.entries
 
 
-def random_path(rng: random.Random) -> list[MessageEntry]:
-    """A varied path: chats, fixture-shaped turns and tool rounds; sometimes a huge newest turn."""
-    builder = _PathBuilder(_words(rng, 5, 60))
-    interactions = rng.randint(1, 25)
-    large_newest = rng.random() < 0.3
-    for turn in range(interactions):
-        result_words = 3000 if large_newest and turn == interactions - 1 else 300
-        kind = rng.random()
-        if kind < 0.3:
-            builder.chat(rng, turn)
-        elif kind < 0.6:
-            builder.fixture_shaped(rng, turn, result_words)
-        else:
-            builder.tool_rounds(rng, turn, result_words)
-    return builder.entries
-
-
-def _whole_cost(path: Sequence[MessageEntry], estimate: Callable[[Any], int]) -> int:
+def _whole_cost(path: Sequence[MessageEntry], estimate: Estimator) -> Number:
     return sum(estimate(entry.message) for entry in path)
-
-
-# --- LangChain --------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _LangChain:
-    """The few LangChain names this benchmark uses, imported only when it is installed."""
-
-    trim_messages: Callable[..., list[Any]]
-    system: type
-    human: type
-    ai: type
-    tool: type
-
-
-def _langchain() -> _LangChain | None:
-    try:
-        from langchain_core.messages import (
-            AIMessage,
-            HumanMessage,
-            SystemMessage,
-            ToolMessage,
-            trim_messages,
-        )
-    except ImportError:
-        return None
-    return _LangChain(trim_messages, SystemMessage, HumanMessage, AIMessage, ToolMessage)
-
-
-def _utf16_length(text: str) -> int:
-    return len(text.encode("utf-16-le")) // 2
-
-
-def _langchain_texts(message: Any) -> Iterator[str]:
-    """What the model reads of a converted message: its text, each call's name and JSON arguments."""
-    yield message.content
-    for call in getattr(message, "tool_calls", ()):
-        yield call["name"]
-        yield json.dumps(call["args"], separators=(",", ":"), ensure_ascii=False)
-
-
-def langchain_tokens(message: Any) -> int:
-    """chars/4 of a LangChain message, rounded up per message: ``chars_estimator``'s rule."""
-    return math.ceil(sum(_utf16_length(text) for text in _langchain_texts(message)) / 4)
-
-
-def langchain_counter(messages: Sequence[Any]) -> int:
-    """The ``token_counter`` given to ``trim_messages``: the sum over the messages."""
-    return sum(map(langchain_tokens, messages))
-
-
-def to_langchain(lc: _LangChain, path: Sequence[MessageEntry]) -> list[Any]:
-    """The path's messages as LangChain messages (``id`` = entry id), counted as the course counts."""
-    estimate = chars_estimator()
-    converted = []
-    for entry in path:
-        message = entry.message
-        role = message.role
-        if role == "system":
-            item = lc.system(content=system_message_text(message), id=entry.id)
-        elif role == "user":
-            item = lc.human(content="".join(priced_texts(message)), id=entry.id)
-        elif role == "toolResult":
-            item = lc.tool(
-                content="".join(priced_texts(message)),
-                tool_call_id=message.tool_call_id,
-                id=entry.id,
-            )
-        else:
-            item = lc.ai(
-                content="".join(b.text for b in message.content if b.type == "text"),
-                tool_calls=[
-                    {"name": c.name, "args": c.arguments, "id": c.id, "type": "tool_call"}
-                    for c in message.tool_calls
-                ],
-                id=entry.id,
-            )
-        if langchain_tokens(item) != estimate(message):
-            raise AssertionError(f"entry {entry.id}: the two counters disagree")
-        converted.append(item)
-    return converted
-
-
-def _trim(lc: _LangChain, messages: list[Any], max_tokens: int, **options: Any) -> list[Any]:
-    return lc.trim_messages(
-        messages,
-        max_tokens=max_tokens,
-        token_counter=langchain_counter,
-        strategy="last",
-        include_system=True,
-        **options,
-    )
-
-
-def _newest_user_id(path: Sequence[MessageEntry]) -> str:
-    return next(entry.id for entry in reversed(path) if entry.message.role == "user")
-
-
-def _orphaned_results(messages: Sequence[Any]) -> int:
-    """Tool results kept whose call is not in a kept assistant message (course or LangChain)."""
-    calls: set[str] = set()
-    orphans = 0
-    for message in messages:
-        for call in getattr(message, "tool_calls", ()):
-            calls.add(call["id"] if isinstance(call, dict) else call.id)
-        call_id = getattr(message, "tool_call_id", None)
-        if call_id is not None and call_id not in calls:
-            orphans += 1
-    return orphans
-
-
-def langchain_comparison(
-    paths: int = COMPARISON_PATHS, seed: int = COMPARISON_SEED
-) -> list[dict[str, Any]]:
-    """Over ``paths`` random paths, how often each trimmer breaks the interaction rules.
-
-    Each path gets a random budget (10% to 90% of its whole cost, chars/4).
-    Rows: the trimmer, the number of paths whose newest user turn it drops,
-    and the number of paths where it keeps a tool result whose call it dropped.
-    LangChain is run with ``start_on="human"`` and without it. Raises
-    ``ImportError`` when ``langchain-core`` is not installed.
-    """
-    lc = _langchain()
-    if lc is None:
-        raise ImportError(LANGCHAIN_MISSING)
-    rng = random.Random(seed)
-    estimate = chars_estimator()
-    names = (
-        'LangChain trim_messages, start_on="human"',
-        "LangChain trim_messages, no start_on",
-        "course_lib build_context",
-    )
-    dropped = dict.fromkeys(names, 0)
-    orphaned = dict.fromkeys(names, 0)
-    for _ in range(paths):
-        path = random_path(rng)
-        budget = max(1, int(_whole_cost(path, estimate) * rng.uniform(0.1, 0.9)))
-        newest = _newest_user_id(path)
-        messages = to_langchain(lc, path)
-        result = build_context(path, max_tokens=budget, estimate_tokens=estimate)
-        kept = {
-            names[0]: [m.id for m in _trim(lc, messages, budget, start_on="human")],
-            names[1]: [m.id for m in _trim(lc, messages, budget)],
-            names[2]: result.kept_entry_ids,
-        }
-        by_id = dict(zip((entry.id for entry in path), messages, strict=True))
-        for name, ids in kept.items():
-            dropped[name] += newest not in ids
-            if name == names[2]:
-                orphaned[name] += _orphaned_results(result.messages) > 0
-            else:
-                orphaned[name] += _orphaned_results([by_id[i] for i in ids]) > 0
-    return [
-        {
-            "tool": name,
-            "drops newest user turn": dropped[name],
-            "orphaned tool results": orphaned[name],
-        }
-        for name in names
-    ]
 
 
 # --- targets and the report -------------------------------------------------
@@ -449,9 +169,8 @@ def _build_targets(paths: dict[int, _Sized], repeats: int) -> list[Target]:
 
 def _langchain_targets(paths: dict[int, _Sized], repeats: int) -> tuple[list[Target], list[str]]:
     """build_context against trim_messages; the notes say whether both kept the same messages."""
-    lc = _langchain()
     sizes = [size for size in LANGCHAIN_SIZES if size in paths]
-    if lc is None:
+    if not langchain_available():
         missing = [
             Target(
                 Figure(
@@ -466,10 +185,10 @@ def _langchain_targets(paths: dict[int, _Sized], repeats: int) -> tuple[list[Tar
     targets, notes = [], []
     for size in sizes:
         sized = paths[size]
-        messages = to_langchain(lc, sized.path)
+        messages = to_langchain(sized.path)
 
         def trim(messages: list[Any] = messages, budget: int = sized.budget) -> list[Any]:
-            return _trim(lc, messages, budget, start_on="human")
+            return trim_with_langchain(messages, budget, start_on="human")
 
         build_s, trim_s = paired_seconds(sized.build, trim, _repeats_for(size, repeats))
         ours = sized.build().kept_entry_ids
@@ -552,21 +271,17 @@ def _import_targets(folder: Path, copies: int, repeats: int) -> list[Target]:
 
 def _comparison_table(paths: int, seed: int) -> str:
     try:
-        rows = langchain_comparison(paths, seed)
+        rows = trimmer_comparison(paths, seed)
     except ImportError:
         return LANGCHAIN_MISSING + "\n"
-    width = max(len(row["tool"]) for row in rows)
+    table = [list(rows[0]), *([str(value) for value in row.values()] for row in rows)]
+    widths = [max(len(cells[i]) for cells in table) for i in range(len(table[0]))]
     lines = [
-        f"over {paths} random paths (seed {seed}): paths where the trimmer ...",
-        f"{'tool':<{width}}  {'drops newest user turn':>22}  {'orphaned tool results':>21}",
-        "-" * (width + 47),
+        "  ".join(f"{cell:<{width}}" for cell, width in zip(cells, widths, strict=True)).rstrip()
+        for cells in table
     ]
-    lines += [
-        f"{row['tool']:<{width}}  {row['drops newest user turn']:>22}  "
-        f"{row['orphaned tool results']:>21}"
-        for row in rows
-    ]
-    return "\n".join(lines) + "\n"
+    lines.insert(1, "-" * len(lines[0]))
+    return f"over {paths} random paths (seed {seed}):\n" + "\n".join(lines) + "\n"
 
 
 def render_targets(targets: Sequence[Target]) -> str:

@@ -181,7 +181,7 @@ def user_message(value: str, *, timestamp: FiniteNumber) -> UserMessage:
 
 
 def assistant_message(
-    content: str | list[TextContent | ToolCall],
+    content: str | Sequence[TextContent | ToolCall],
     stop_reason: StopReason = "stop",
     **fields: Any,
 ) -> AssistantMessage:

@@ -63,6 +63,9 @@ from .story import (
     second_summary,
     untrimmed_message_tokens,
 )
+from .trimmers import (
+    trimmer_comparison_frame,
+)
 from .widgets import (
     BarSegment,
     BudgetExplorer,
@@ -136,6 +139,7 @@ __all__ = [
     "summary_lines_frame",
     "system_frame",
     "token_column",
+    "trimmer_comparison_frame",
     "untrimmed_message_tokens",
     "window_bar",
     "workbook_root",

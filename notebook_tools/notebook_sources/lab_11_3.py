@@ -78,6 +78,7 @@ CELLS: list[Cell] = [
             projection_frame,
             setup_notebook,
             styled_fixture_frame,
+            trimmer_comparison_frame,
         )
         from course_lib.views import BudgetExplorer, bar_frame
 
@@ -420,6 +421,52 @@ CELLS: list[Cell] = [
         zh="同一条形图的图片（图片不比较；上面的表格会比较）：",
     ),
     code("explorer.figure()"),
+    md(
+        """
+        ## Step 7 — what a message-by-message trimmer does
+
+        Other libraries trim a conversation one message at a time. LangChain's
+        `trim_messages` (`strategy="last"`, `include_system=True`) keeps the newest
+        messages whose total fits `max_tokens`; with `start_on="human"` it then
+        drops messages until the first kept one is a user message. Below, it and
+        `build_context` trim the same 200 random paths (chats, fixture-shaped turns
+        and rounds of tool calls answered out of order; seed 20251203), each with a
+        random budget between 10% and 90% of the path's cost, counted by the same
+        chars/4 rule. Each count is a number of paths (out of 200):
+        """,
+        zh="""
+        ## 第 7 步 — 逐条消息裁剪的做法
+
+        别的库按单条消息裁剪对话。LangChain 的 `trim_messages`（`strategy="last"`、
+        `include_system=True`）保留总和不超过 `max_tokens` 的最新消息；加上
+        `start_on="human"` 时，它再丢掉开头的消息，直到第一条保留的是 user 消息。下面让它和
+        `build_context` 裁剪同样的 200 条随机路径（闲聊、和开篇形状相同的轮次、乱序作答的
+        多轮工具调用；种子 20251203），每条路径的预算随机取其成本的 10% 到 90%，用同一条
+        chars/4 规则计数。每个数字都是路径的条数（共 200 条）：
+        """,
+    ),
+    code("trimmer_comparison_frame()"),
+    md(
+        """
+        Without `start_on`, a kept tool result whose call was cut off reaches the
+        model: providers refuse such a request. With `start_on="human"` that cannot
+        happen, but when the newest interaction alone is larger than the budget,
+        `trim_messages` keeps only the system message (it never goes over
+        `max_tokens`), and the model is sent no user turn at all. `build_context`
+        keeps the newest group whole and says so with `reason =
+        "single_group_overflow"`, so the caller decides (compact, shorten a tool
+        result, pick a larger window). `make bench` prints the same table, and
+        times both trimmers on the same messages.
+        """,
+        zh="""
+        不加 `start_on` 时，一条工具结果被保留、而它的调用已被剪掉，这样的请求会到达模型：
+        提供方会拒绝它。加上 `start_on="human"` 后不会再这样，但当最新的一次交互单独就超过
+        预算时，`trim_messages` 只保留 system message（它从不超过 `max_tokens`），模型收到的
+        请求里根本没有 user 轮次。`build_context` 完整保留最新一组，并用 `reason =
+        "single_group_overflow"` 说明这一点，由调用者决定怎么办（压缩、缩短某个工具结果、
+        换更大的窗口）。`make bench` 打印同一张表，并在同样的消息上给两种裁剪计时。
+        """,
+    ),
     *your_turn_cells(
         "11.3",
         "the Lab 11.3 parts of `practice/ch11/budget.py`: `_select_newest_groups` "
