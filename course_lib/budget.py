@@ -9,7 +9,7 @@ newest first. History is never changed: the result is a fresh view of it.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -173,30 +173,25 @@ def _group_costs(estimate_tokens: Estimator, groups: list[InteractionGroup]) -> 
     return costs
 
 
-def _conversation(
-    entries: Iterable[SessionEntry], system_messages: list[SystemMessage]
-) -> Iterator[MessageEntry]:
-    """The message entries to group, in path order; system messages are set aside as they pass.
+def _system_messages(
+    entries: Sequence[SessionEntry], count: int | None = None
+) -> list[SystemMessage]:
+    """The system messages among ``entries``, in path order; the search stops after ``count``.
 
-    Why one walk: a long path does not fit in the processor's cache, so every
-    extra walk over it costs about as much as reading it again from memory.
-    Metadata and compaction entries are not messages and are passed over.
+    Why a count: ``split_interactions`` skips system messages, so the message
+    entries no group holds are exactly the system messages. Knowing how many
+    there are, the search stops at the last one (on a real path, near its
+    start) instead of walking a long path a second time.
     """
+    found: list[SystemMessage] = []
+    if count == 0:
+        return found
     for entry in entries:
-        if isinstance(entry, MessageEntry):
-            if entry.message.role == "system":
-                system_messages.append(entry.message)
-            else:
-                yield entry
-
-
-def _system_messages(entries: Sequence[SessionEntry]) -> list[SystemMessage]:
-    """The system messages among ``entries``, in path order."""
-    return [
-        entry.message
-        for entry in entries
-        if isinstance(entry, MessageEntry) and isinstance(entry.message, SystemMessage)
-    ]
+        if isinstance(entry, MessageEntry) and isinstance(entry.message, SystemMessage):
+            found.append(entry.message)
+            if len(found) == count:
+                break
+    return found
 
 
 def _newest_compaction(active_path: Sequence[SessionEntry]) -> CompactionEntry | None:
@@ -319,9 +314,9 @@ def plan_budget(
 
     Lab 11.3 writes the fixed costs and the selection; Lab 11.5 plugs in
     between them, so a path with a compaction reuses the same selection.
-    The path is read once, then priced: nothing is priced until it has
-    grouped cleanly, and then in the course's order (the replayed system
-    message, the summary, every candidate message in path order).
+    The path is grouped, then priced: nothing is priced until it has grouped
+    cleanly, and then in the course's order (the replayed system message, the
+    summary, every candidate message in path order).
     """
     kinds = require_session_entries(active_path)
     # Part 1: the four numbers of the deduction table must each be finite and >= 0.
@@ -340,19 +335,23 @@ def plan_budget(
     else:
         candidates, compaction = active_path, None
 
-    # Part 2: read the path once. Group the message entries of ``candidates`` with
-    # ``split_interactions``, fed by ``_conversation``, which passes over metadata and
-    # compaction entries and sets the system messages aside as it goes. System messages
-    # are prompt state of the *whole* path: start the list with those before
-    # ``candidates`` (``_system_messages``; none without a compaction). Then price:
-    # replay them into ``system`` (``current_system_message``) and price it as
-    # ``system_tokens``, the fourth number, with ``_price(estimate_tokens, system,
-    # "replayed system message")``, which checks the estimate and names that message;
-    # 0 without one.
+    # Part 2: group first. Group the message entries of ``candidates`` (skip metadata
+    # and compaction entries) with ``split_interactions``. System messages are prompt
+    # state of the *whole* path: those before ``candidates`` (none without a compaction)
+    # and those among the message entries, which are the ones no group holds, so count
+    # them and let ``_system_messages`` stop at the last. Then price: replay them into
+    # ``system`` (``current_system_message``) and price it as ``system_tokens``, the
+    # fourth number, with ``_price(estimate_tokens, system, "replayed system message")``,
+    # which checks the estimate and names that message; 0 without one.
     # --- Lab 11.3 budget projection: begin ---
+    if kinds == {MessageEntry}:  # a path of messages only: nothing to leave out
+        message_entries = candidates
+    else:
+        message_entries = [entry for entry in candidates if isinstance(entry, MessageEntry)]
+    groups = split_interactions(message_entries)  # the path's own entries: nothing copied yet
+    not_grouped = len(message_entries) - sum(len(group.entries) for group in groups)
     summarised = active_path[: len(active_path) - len(candidates)]  # empty without a compaction
-    system_messages = _system_messages(summarised)
-    groups = split_interactions(_conversation(candidates, system_messages))  # nothing copied
+    system_messages = _system_messages(summarised) + _system_messages(message_entries, not_grouped)
     system = current_system_message(system_messages)
     system_tokens = _price(estimate_tokens, system, "replayed system message") if system else 0
     # --- Lab 11.3: end ---

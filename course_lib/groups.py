@@ -7,7 +7,7 @@ keeps or drops a whole group can never orphan half of a tool round trip.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .entries import (
@@ -130,7 +130,7 @@ def _refuse_non_message(entry: object, entries: object) -> MessageEntry:
     raise AssertionError(f"{entry!r} passed the entry check without being a session entry")
 
 
-def split_interactions(entries: Iterable[SessionEntry]) -> list[InteractionGroup]:
+def split_interactions(entries: Sequence[SessionEntry]) -> list[InteractionGroup]:
     """Split message entries into interactions; system messages belong to no group.
 
     The rules (each error an ``InteractionError`` naming the ids it is about):

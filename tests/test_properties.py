@@ -36,6 +36,7 @@ from course_lib import (
     budget_ledger,
     build_context,
     create_compaction_entry,
+    current_system_message,
     parse_session_entry,
     recover_jsonl,
     render_summary,
@@ -265,7 +266,13 @@ def check_the_messages_are_system_summary_then_the_kept_entries(
     head = int(has_system) + int(compaction is not None)
     assert len(result.messages) == head + len(result.kept_entry_ids)
     if has_system:
-        assert isinstance(result.messages[0], SystemMessage)
+        # Every system message of the whole path is replayed, wherever it stands.
+        systems = [
+            e.message
+            for e in path.entries
+            if isinstance(e, MessageEntry) and isinstance(e.message, SystemMessage)
+        ]
+        assert result.messages[0] == current_system_message(systems)
     if compaction is not None:
         summary = result.messages[head - 1]
         assert isinstance(summary, UserMessage)
