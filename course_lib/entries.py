@@ -220,10 +220,12 @@ def parse_fresh_entry(value: dict[str, Any]) -> SessionEntry:
     takes ``parse_session_entry``, which names it in the usual words.
     """
     kind = value.get("type") if type(value) is dict else None
-    model = _FRESH_MODELS.get(kind) if isinstance(kind, str) else None
-    if model is not None:
+    validator = _FRESH_VALIDATORS.get(kind) if isinstance(kind, str) else None
+    if validator is not None:
         try:
-            entry = model.model_validate(value, by_alias=True, by_name=False, context=CHECKED_JSON)
+            entry: MessageEntry | MetadataEntry = validator.validate_python(
+                value, by_alias=True, by_name=False, context=CHECKED_JSON
+            )
         except ValidationError:
             pass
         else:
@@ -232,10 +234,11 @@ def parse_fresh_entry(value: dict[str, Any]) -> SessionEntry:
     return parse_session_entry(value)
 
 
-# A compaction always crosses Lab 11.1's parser.
-_FRESH_MODELS: dict[str, type[MessageEntry] | type[MetadataEntry]] = {
-    "message": MessageEntry,
-    "metadata": MetadataEntry,
+# A compaction always crosses Lab 11.1's parser. The models' own validators are called
+# directly: ``model_validate`` only checks its arguments first, once per entry of a file.
+_FRESH_VALIDATORS = {
+    "message": MessageEntry.__pydantic_validator__,
+    "metadata": MetadataEntry.__pydantic_validator__,
 }
 
 
@@ -248,29 +251,39 @@ def _free_json_is_plain(entry: MessageEntry | MetadataEntry) -> bool:
     if isinstance(message, ToolResultMessage):
         return "details" not in message.model_fields_set or _plain_json(message.details, 2)
     if isinstance(message, AssistantMessage):
-        # entry -> message -> content -> block -> arguments
-        return all(
-            block.type == "text" or _plain_json(block.arguments, 4) for block in message.content
-        )
+        for block in message.content:  # entry -> message -> content -> block -> arguments
+            if block.type == "toolCall" and not _plain_json(block.arguments, 4):
+                return False
     return True
 
 
 def _plain_json(value: Any, depth: int, limits: JsonLimits = DEFAULT_LIMITS) -> bool:
-    pending = [(value, depth)]
-    while pending:
-        item, where = pending.pop()
-        if where > limits.max_depth:
+    """True when ``value`` (at ``depth``) nests no deeper than the limit and holds only numbers
+    the course can hold. Walked a level at a time: every item of a level shares its depth."""
+    level = [value]
+    while level:
+        if depth > limits.max_depth:
             return False
-        kind = type(item)
-        if kind is dict:
-            pending.extend((child, where + 1) for child in item.values())
-        elif kind is list:
-            pending.extend((child, where + 1) for child in item)
-        elif kind is int or kind is float:
-            try:
-                check_wire_number(item)
-            except JsonValueError:
+        below: list[Any] = []
+        for item in level:
+            kind = type(item)
+            if kind is dict:
+                below.extend(item.values())
+            elif kind is list:
+                below.extend(item)
+            elif (kind is int or kind is float) and not _plain_number(item):
                 return False
+        level = below
+        depth += 1
+    return True
+
+
+def _plain_number(number: int | float) -> bool:
+    """Whether the course can hold ``number`` (finite, and safe if integral)."""
+    try:
+        check_wire_number(number)
+    except JsonValueError:
+        return False
     return True
 
 

@@ -18,7 +18,16 @@ from test_conformance import valid_entries
 
 from course_lib import CourseError, SessionEntryError, chapter_fixture_after_compaction
 from course_lib.entries import parse_entry_line, parse_session_entry
-from course_lib.wire import JsonLimits, dumps_line, loads_strict, strings_in_json_text
+from course_lib.wire import (
+    _ESCAPED_SURROGATE,
+    JsonLimits,
+    _careful_loads,
+    _reject_lone_surrogates,
+    dumps_line,
+    loads_fast,
+    loads_strict,
+    strings_in_json_text,
+)
 
 # JSON values whose strings are full of quotes and backslashes, the characters counted.
 JSON_TREES = st.recursive(
@@ -250,3 +259,93 @@ def metadata_with(text: str) -> dict[str, Any]:
         "key": "k",
         "value": text,
     }
+
+
+# --- the two JSON readers: jiter first, json when jiter refuses ----------------------
+
+# JSON-ish text: valid objects, and the near misses each reader must judge alike.
+JSON_TEXT = st.one_of(
+    JSON_TREES.map(lambda value: json.dumps(value, ensure_ascii=False)),
+    JSON_TREES.map(json.dumps),  # \\u escapes
+    st.text(alphabet='{}[]:,"\\ab01.e-+ \tnulrsNIf\ud800\udc00\ufeff\x00', max_size=24),
+    st.sampled_from(
+        [
+            '{"a":1,"a":2}',
+            '{"a":NaN}',
+            '{"a":Infinity}',
+            '{"a":-Infinity}',
+            '{"a":1e400}',
+            '{"a":"\\ud800"}',
+            '{"a":"\\udc00\\ud800"}',
+            '{"a":"\\ud83d\\ude00"}',
+            '\ufeff{"a":1}',
+            '{"a":"x\ty"}',
+            '{"a":12345678901234567890}',
+            '{"a":-0}',
+            '{"a":-0.0}',
+            '{"a":2.2250738585072014e-308}',
+            '{"a":1}\x00',
+            '\x0c{"a":1}',
+            '{"a":"\u2028"}',
+        ]
+    ),
+)
+
+
+def careful_json(text: str) -> tuple[str, Any]:
+    """What the ``json`` module alone reads, with the course's refusals (the old reader)."""
+    try:
+        value = _careful_loads(text)
+        if _ESCAPED_SURROGATE.search(text):
+            _reject_lone_surrogates(value, "")
+    except ValueError:
+        return ("refused", None)
+    return ("read", value)
+
+
+def same_json(a: Any, b: Any) -> bool:
+    """Equal values of equal types all the way down (so 1 is not 1.0 and -0.0 keeps its sign)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(same_json(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, float):
+        return repr(a) == repr(b)
+    return bool(a == b)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(JSON_TEXT)
+def test_loads_strict_reads_what_the_json_module_reads(text: str) -> None:
+    expected = careful_json(text)
+    try:
+        got = ("read", loads_strict(text))
+    except ValueError:
+        got = ("refused", None)
+    assert got[0] == expected[0], text
+    assert same_json(got[1], expected[1]), text
+
+
+@settings(max_examples=1000, deadline=None)
+@given(JSON_TEXT)
+def test_loads_fast_reads_as_loads_strict_or_leaves_the_line_to_it(text: str) -> None:
+    data = text.encode("utf-8", "surrogatepass")
+    try:
+        fast = loads_fast(data)
+    except ValueError:
+        return  # left to loads_strict, which names the problem
+    expected = careful_json(text)
+    assert expected[0] == "read", text
+    assert same_json(fast, expected[1]), text
+
+
+@pytest.mark.parametrize(
+    "line",
+    ['{"a":"\\ud800"}', '{"a":1,"a":2}', '{"a":NaN}', b'{"a":"\xff"}', "[" * 70 + "]" * 70],
+    ids=["lone surrogate", "key twice", "NaN", "not UTF-8", "too deep"],
+)
+def test_loads_fast_leaves_every_refusal_to_loads_strict(line: str | bytes) -> None:
+    with pytest.raises(ValueError):
+        loads_fast(line.encode() if isinstance(line, str) else line)

@@ -132,6 +132,9 @@ class NoteLog:
 
     notes: list[ImportNote] = field(default_factory=list)
     _aggregates: dict[tuple[str, str], _Aggregate] = field(default_factory=dict)
+    # (kind, subjects) -> their aggregates: a file's records mostly drop the same fields,
+    # so each group of subjects is looked up once, not once per record and subject.
+    _groups: dict[tuple[str, tuple[str, ...]], tuple[_Aggregate, ...]] = field(default_factory=dict)
 
     def add(self, kind: str, line: int | None, entry_id: str | None, detail: str) -> None:
         """Record one specific change."""
@@ -139,10 +142,7 @@ class NoteLog:
 
     def aggregate(self, kind: str, subject: str, line: int | None, entry_id: str | None) -> None:
         """Count one more occurrence of a routine drop (reported by ``finish``)."""
-        key = (kind, subject)
-        entry = self._aggregates.get(key)
-        if entry is None:
-            entry = self._aggregates[key] = _Aggregate(line, entry_id, line)
+        entry = self._aggregate_of(kind, subject, line, entry_id)
         entry.count += 1
         entry.last_line = line
 
@@ -150,8 +150,23 @@ class NoteLog:
         self, kind: str, subjects: tuple[str, ...], line: int | None, entry_id: str | None
     ) -> None:
         """``aggregate`` for each of ``subjects``, in order (one call for a record's drops)."""
-        for subject in subjects:
-            self.aggregate(kind, subject, line, entry_id)
+        group = self._groups.get((kind, subjects))
+        if group is None:
+            group = tuple(self._aggregate_of(kind, s, line, entry_id) for s in subjects)
+            self._groups[kind, subjects] = group
+        for entry in group:
+            entry.count += 1
+            entry.last_line = line
+
+    def _aggregate_of(
+        self, kind: str, subject: str, line: int | None, entry_id: str | None
+    ) -> _Aggregate:
+        """The aggregate of one subject, started here (this line first) when it is new."""
+        key = (kind, subject)
+        entry = self._aggregates.get(key)
+        if entry is None:
+            entry = self._aggregates[key] = _Aggregate(line, entry_id, line)
+        return entry
 
     def finish(self) -> list[ImportNote]:
         """All notes: specific ones in order, then one per aggregated subject."""

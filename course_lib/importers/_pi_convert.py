@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypeGuard
 
 from ..text_rules import is_blank
 from ._base import NoteKind, NoteLog, PiImportError, shown
@@ -44,6 +44,38 @@ BRANCH_SUMMARY_PREFIX = (
 BRANCH_SUMMARY_SUFFIX = "</summary>"
 
 _ENTRY_KEYS = ("type", "id", "parentId", "timestamp")
+_NUMBER_TYPES = (int, float)
+_ABSENT: Any = object()  # a key missing from a dict, told apart from a null
+
+# The fields each course form takes from a pi value; ``Converter._drop_rest`` notes the
+# others. Sets, so that a value holding nothing else is recognised in one comparison.
+_MESSAGE_ENTRY_FIELDS = frozenset({*_ENTRY_KEYS, "message"})
+_CUSTOM_MESSAGE_ENTRY_FIELDS = frozenset({*_ENTRY_KEYS, "content"})
+_BRANCH_SUMMARY_ENTRY_FIELDS = frozenset({*_ENTRY_KEYS, "summary"})
+_COMPACTION_ENTRY_FIELDS = frozenset(
+    {*_ENTRY_KEYS, "summary", "tokensBefore", "firstKeptEntryId", "firstKeptEntryIndex"}
+)
+_TEXT_BLOCK_FIELDS = frozenset({"type", "text"})
+_TOOL_CALL_FIELDS = frozenset({"type", "id", "name", "arguments", "partialJson"})
+_USER_FIELDS = frozenset({"role", "content", "timestamp"})  # also custom and hookMessage
+_SUMMARY_MESSAGE_FIELDS = frozenset({"role", "summary", "timestamp"})
+_ASSISTANT_FIELDS = frozenset(
+    {"role", "content", "provider", "model", "usage", "stopReason", "errorMessage", "timestamp"}
+)
+_USAGE_FIELDS = frozenset({"input", "output", "totalTokens"})
+_TOOL_RESULT_FIELDS = frozenset(
+    {"role", "toolCallId", "toolName", "content", "details", "isError", "timestamp"}
+)
+_BASH_FIELDS = frozenset(
+    {
+        "role", "command", "output", "exitCode", "cancelled", "truncated",
+        "fullOutputPath", "excludeFromContext", "timestamp",
+    }
+)  # fmt: skip
+
+# The usage counts pi records, in the order they are checked; the first two are required.
+_USAGE_COUNTS = ("input", "output", "cacheRead", "cacheWrite", "totalTokens")
+_REQUIRED_USAGE = ("input", "output")
 _METADATA_TYPES = ("model_change", "thinking_level_change", "session_info", "label", "custom")
 _STOP_REASONS = ("stop", "length", "toolUse", "error", "aborted")
 _STOP_REASON_ALIASES = {
@@ -56,6 +88,11 @@ _STOP_REASON_ALIASES = {
 }
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _ONE_MILLISECOND = timedelta(milliseconds=1)
+
+
+def _is_number(value: Any) -> TypeGuard[int | float]:
+    """A JSON number: an int or a float, never a bool (which Python counts as an int)."""
+    return isinstance(value, _NUMBER_TYPES) and not isinstance(value, bool)
 
 
 @dataclass(frozen=True)
@@ -96,7 +133,7 @@ class Draft:
 
 def iso_to_millis(value: Any, *, line: int, entry_id: str, notes: NoteLog) -> int | float:
     """An entry timestamp as Unix milliseconds (pi writes ISO strings; a number is kept)."""
-    if isinstance(value, int | float) and not isinstance(value, bool):
+    if _is_number(value):
         if isinstance(value, float) and not math.isfinite(value):
             raise PiImportError("timestamp is not a finite number", line=line)
         return value
@@ -171,7 +208,7 @@ def _check_bash_fields(message: dict[str, Any], line: int) -> None:
                 line=line,
             )
     code = message.get("exitCode")
-    if code is not None and (isinstance(code, bool) or not isinstance(code, int | float)):
+    if code is not None and not _is_number(code):
         raise PiImportError(
             f"bashExecution message.exitCode must be a number, got {shown(code)}", line=line
         )
@@ -193,9 +230,11 @@ class Converter:
     # --- shared helpers -------------------------------------------------------
 
     def _drop_rest(
-        self, value: dict[str, Any], used: tuple[str, ...], subject: str, line: int, entry_id: str
+        self, value: dict[str, Any], used: frozenset[str], subject: str, line: int, entry_id: str
     ) -> None:
         """Note (aggregated) every field of ``value`` the course schema has no place for."""
+        if value.keys() <= used:
+            return  # nothing to drop: one set comparison, the usual case
         keys = (subject, *value)
         dropped = self._dropped.get(keys)
         if dropped is None:
@@ -224,7 +263,7 @@ class Converter:
         for position, block in enumerate(content):
             kind = block.get("type") if isinstance(block, dict) else None
             if kind == "text" and isinstance(block.get("text"), str):
-                self._drop_rest(block, ("type", "text"), "text block field", line, entry_id)
+                self._drop_rest(block, _TEXT_BLOCK_FIELDS, "text block field", line, entry_id)
                 blocks.append(_text_block(block["text"]))
             elif kind == "image":
                 images.append(image_placeholder(block))
@@ -263,7 +302,7 @@ class Converter:
                 entry_id,
             )
             return fallback
-        if isinstance(value, bool) or not isinstance(value, int | float):
+        if not _is_number(value):
             raise PiImportError(
                 f"message.timestamp must be a number, got {shown(value)}", line=line
             )
@@ -273,9 +312,7 @@ class Converter:
 
     def _user(self, message: dict[str, Any], line: int, entry_id: str, ts: Any) -> dict[str, Any]:
         """A user message: its content becomes text blocks (images become placeholders)."""
-        self._drop_rest(
-            message, ("role", "content", "timestamp"), "user message field", line, entry_id
-        )
+        self._drop_rest(message, _USER_FIELDS, "user message field", line, entry_id)
         return {
             "role": "user",
             "content": self._content(message.get("content"), "message", line, entry_id),
@@ -306,8 +343,7 @@ class Converter:
                 f"tool call {call['id']!r}: the {len(raw):,} characters pi streamed before the "
                 "turn ended (partialJson) kept as rawArguments",
             )
-        used = ("type", "id", "name", "arguments", "partialJson")
-        self._drop_rest(block, used, "toolCall block field", line, entry_id)
+        self._drop_rest(block, _TOOL_CALL_FIELDS, "toolCall block field", line, entry_id)
         return call
 
     def _arguments(self, block: dict[str, Any], where: str, line: int) -> Any:
@@ -324,11 +360,11 @@ class Converter:
         thinking_blocks = thinking_chars = 0
         for position, block in enumerate(content):
             kind = block.get("type") if isinstance(block, dict) else None
-            where = f"message.content.{position}"
             if kind == "text" and isinstance(block.get("text"), str):
-                self._drop_rest(block, ("type", "text"), "text block field", line, entry_id)
+                self._drop_rest(block, _TEXT_BLOCK_FIELDS, "text block field", line, entry_id)
                 blocks.append(_text_block(block["text"]))
             elif kind == "toolCall":
+                where = f"message.content.{position}"
                 blocks.append(self._tool_call(block, line, entry_id, where))
             elif kind == "thinking":
                 thinking_blocks += 1
@@ -339,7 +375,8 @@ class Converter:
                     NoteKind.BLOCK_DROPPED,
                     line,
                     entry_id,
-                    f"{where}: a {shown(kind)} block has no course form (not text or toolCall); dropped",
+                    f"message.content.{position}: a {shown(kind)} block has no course form "
+                    "(not text or toolCall); dropped",
                 )
         if thinking_blocks:
             self.notes.add(
@@ -356,11 +393,13 @@ class Converter:
         if not isinstance(usage, dict):
             raise PiImportError("assistant message.usage must be an object", line=line)
         numbers = {}
-        for key in ("input", "output", "cacheRead", "cacheWrite", "totalTokens"):
-            if key in ("input", "output") and key not in usage:
-                raise PiImportError(f"message.usage.{key} is missing", line=line)
-            value = usage.get(key, 0)  # the cache counts are absent in some providers' usage
-            if isinstance(value, bool) or not isinstance(value, int | float):
+        for key in _USAGE_COUNTS:
+            value = usage.get(key, _ABSENT)
+            if value is _ABSENT:
+                if key in _REQUIRED_USAGE:
+                    raise PiImportError(f"message.usage.{key} is missing", line=line)
+                value = 0  # the cache counts are absent in some providers' usage
+            elif not _is_number(value):
                 raise PiImportError(
                     f"message.usage.{key} must be a number, got {shown(value)}", line=line
                 )
@@ -376,9 +415,7 @@ class Converter:
             numbers["totalTokens"] = sum(
                 numbers[key] for key in ("input", "output", "cacheRead", "cacheWrite")
             )
-        self._drop_rest(
-            usage, ("input", "output", "totalTokens"), "assistant usage field", line, entry_id
-        )
+        self._drop_rest(usage, _USAGE_FIELDS, "assistant usage field", line, entry_id)
         return {
             "input": numbers["input"],
             "output": numbers["output"],
@@ -420,17 +457,7 @@ class Converter:
                 f"message.errorMessage must be a string, got {shown(error)}", line=line
             )
         wire["timestamp"] = ts
-        used = (
-            "role",
-            "content",
-            "provider",
-            "model",
-            "usage",
-            "stopReason",
-            "errorMessage",
-            "timestamp",
-        )
-        self._drop_rest(message, used, "assistant message field", line, entry_id)
+        self._drop_rest(message, _ASSISTANT_FIELDS, "assistant message field", line, entry_id)
         return wire
 
     def _plain_string(self, value: dict[str, Any], key: str, line: int) -> str:
@@ -459,8 +486,7 @@ class Converter:
             wire["details"] = message["details"]
         wire["isError"] = is_error
         wire["timestamp"] = ts
-        used = ("role", "toolCallId", "toolName", "content", "details", "isError", "timestamp")
-        self._drop_rest(message, used, "toolResult message field", line, entry_id)
+        self._drop_rest(message, _TOOL_RESULT_FIELDS, "toolResult message field", line, entry_id)
         return wire
 
     def message(
@@ -481,15 +507,10 @@ class Converter:
             _check_bash_fields(message, line)
             if message.get("excludeFromContext"):
                 return None, ("pi.message.bashExecution", message)
-            used: tuple[str, ...] = (
-                "role", "command", "output", "exitCode", "cancelled", "truncated",
-                "fullOutputPath", "excludeFromContext", "timestamp",
-            )  # fmt: skip
-            self._drop_rest(message, used, "bashExecution message field", line, entry_id)
+            self._drop_rest(message, _BASH_FIELDS, "bashExecution message field", line, entry_id)
             return self._user_text(bash_execution_text(message), ts), None
         if role in ("custom", "hookMessage"):
-            used = ("role", "content", "timestamp")
-            self._drop_rest(message, used, f"{role} message field", line, entry_id)
+            self._drop_rest(message, _USER_FIELDS, f"{role} message field", line, entry_id)
             content = self._content(message.get("content"), "message", line, entry_id)
             return {"role": "user", "content": content, "timestamp": ts}, None
         if role in ("branchSummary", "compactionSummary"):
@@ -500,7 +521,7 @@ class Converter:
                 else (COMPACTION_SUMMARY_PREFIX, COMPACTION_SUMMARY_SUFFIX)
             )
             self._drop_rest(
-                message, ("role", "summary", "timestamp"), f"{role} message field", line, entry_id
+                message, _SUMMARY_MESSAGE_FIELDS, f"{role} message field", line, entry_id
             )
             return self._user_text(prefix + summary + suffix, ts), None
         self.notes.add(
@@ -529,9 +550,7 @@ class Converter:
         if kind in _METADATA_TYPES:
             return self._metadata(base, f"pi.{kind}", record, line)
         if kind == "message":
-            self._drop_rest(
-                record, (*_ENTRY_KEYS, "message"), "message entry field", line, entry_id
-            )
+            self._drop_rest(record, _MESSAGE_ENTRY_FIELDS, "message entry field", line, entry_id)
             message, metadata = self.message(record.get("message"), line, entry_id, ts)
             if message is not None:
                 return Draft(wire={**base, "type": "message", "message": message}, line=line)
@@ -541,7 +560,7 @@ class Converter:
         if kind == "custom_message":
             # customType, display and details are for extensions and the TUI, never sent.
             self._drop_rest(
-                record, (*_ENTRY_KEYS, "content"), "custom_message entry field", line, entry_id
+                record, _CUSTOM_MESSAGE_ENTRY_FIELDS, "custom_message entry field", line, entry_id
             )
             content = self._content(record.get("content"), "entry", line, entry_id)
             message = {"role": "user", "content": content, "timestamp": ts}
@@ -580,7 +599,7 @@ class Converter:
             )
             return self._metadata(base, "pi.branch_summary", record, line)
         self._drop_rest(
-            record, (*_ENTRY_KEYS, "summary"), "branch_summary entry field", line, base["id"]
+            record, _BRANCH_SUMMARY_ENTRY_FIELDS, "branch_summary entry field", line, base["id"]
         )
         text = BRANCH_SUMMARY_PREFIX + summary + BRANCH_SUMMARY_SUFFIX
         message = self._user_text(text, base["timestamp"])
@@ -595,12 +614,7 @@ class Converter:
                 f"compaction.summary must be a string, got {shown(summary)}", line=line
             )
         tokens = record.get("tokensBefore")
-        if (
-            isinstance(tokens, bool)
-            or not isinstance(tokens, int | float)
-            or not math.isfinite(tokens)
-            or tokens < 0
-        ):
+        if not _is_number(tokens) or not math.isfinite(tokens) or tokens < 0:
             raise PiImportError(
                 f"compaction.tokensBefore must be a number >= 0, got {shown(tokens)}", line=line
             )
@@ -608,8 +622,7 @@ class Converter:
         mapping = map_pi_summary(summary)
         for kind, detail in mapping.notes:
             self.notes.add(kind, line, entry_id, detail)
-        used = (*_ENTRY_KEYS, "summary", "tokensBefore", "firstKeptEntryId", "firstKeptEntryIndex")
-        self._drop_rest(record, used, "compaction entry field", line, entry_id)
+        self._drop_rest(record, _COMPACTION_ENTRY_FIELDS, "compaction entry field", line, entry_id)
         wire = {
             **base,
             "type": "compaction",

@@ -65,9 +65,9 @@ class _Call(NamedTuple):
     order: int  # position among the calls of its message
 
 
-@dataclass
+@dataclass(slots=True)
 class _PathState:
-    """The open interaction on one path, as it stands at one node."""
+    """The open interaction on one path, as it stands at one node (slotted: one per user turn)."""
 
     open: bool = False
     calls: dict[str, _Call] = field(default_factory=dict)
@@ -107,7 +107,11 @@ def _children(drafts: list[Draft]) -> dict[str | None, list[Draft]]:
     """Children of each entry in file order (``None`` holds the roots)."""
     children: dict[str | None, list[Draft]] = {}
     for draft in drafts:
-        children.setdefault(draft.parent_id, []).append(draft)
+        siblings = children.get(draft.parent_id)
+        if siblings is None:
+            children[draft.parent_id] = [draft]
+        else:
+            siblings.append(draft)
     return children
 
 
@@ -152,7 +156,7 @@ class _Walker:
         while stack:
             draft, edge, state = stack.pop()
             state = self._visit(draft, edge, state)
-            kids = self.children.get(draft.id, [])
+            kids = self.children.get(draft.id, ())
             if not kids:
                 end: Edge = (draft.id, None)
                 _end_turn(state, end)

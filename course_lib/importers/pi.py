@@ -31,7 +31,6 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import chain
 from pathlib import Path
 from typing import Any, get_args
 
@@ -214,7 +213,7 @@ def _header_version(header: RawRecord | None, committed: CommittedLines) -> int:
 
 def _line_id(line: int, width: int) -> str:
     """A stable id from a line number (``L0005``), zero-padded so ids sort like lines."""
-    return f"L{line:0{width}d}"
+    return "L" + str(line).zfill(width)
 
 
 class _TreeIds:
@@ -275,19 +274,22 @@ def _build_drafts(committed: CommittedLines, notes: NoteLog, progress: Progress 
     tree_notes = NoteLog()
     tree = _TreeIds(header_id, tree_notes) if version != 1 else None
     converter = Converter(notes)
-    drafts: list[Draft] = []
-    index_ids: dict[int, str] = {}
-    types: Counter[str] = Counter()
+    drafts = [
+        converter.convert(header.record, line=header.line, entry_id=header_id, parent_id=None)
+    ]
+    index_ids = {header.index: header_id}
+    types: Counter[str] = Counter({"session": 1})  # the header's type, checked above
     roles: Counter[str] = Counter()
     total = 2 * committed.count  # blank lines included: an estimate until all are read
-    entry_id, parent_id = header_id, None
+    if progress is not None:
+        progress(header.index, total)
+    entry_id = header_id
     before = len(notes.notes)
-    for raw in chain((header,), records):
-        if raw is not header:
-            if tree is None:
-                entry_id, parent_id = _line_id(raw.line, width), entry_id
-            else:
-                entry_id, parent_id = tree.next(raw)
+    for raw in records:
+        if tree is None:  # v1: ids from line numbers, each entry the child of the one before
+            entry_id, parent_id = _line_id(raw.line, width), entry_id
+        else:
+            entry_id, parent_id = tree.next(raw)
         record = raw.record
         drafts.append(
             converter.convert(record, line=raw.line, entry_id=entry_id, parent_id=parent_id)
