@@ -60,7 +60,7 @@ test-rules:
 	$(RULES_VENV)/bin/python -m pip install --quiet --upgrade pip uv
 	$(RULES_VENV)/bin/python -m uv pip install --quiet --python $(RULES_VENV)/bin/python \
 		--resolution lowest-direct . "pytest>=8.0" "hypothesis>=6.100"
-	$(RULES_VENV)/bin/python -m uv pip list --python $(RULES_VENV)/bin/python | grep -Ei '^(pydantic|filelock|pytest|hypothesis) '
+	$(RULES_VENV)/bin/python -m uv pip list --python $(RULES_VENV)/bin/python | grep -Ei '^(pydantic|filelock|jiter|pytest|hypothesis) '
 	cd $(RULES_VENV) && bin/python -m pytest -q -p no:cacheprovider --rootdir .. -c ../pyproject.toml \
 		$(addprefix ../,$(RULE_TESTS))
 
