@@ -63,7 +63,7 @@ SIZES = (1_000, 10_000, 100_000)
 QUICK_SIZES = (1_000, 10_000)
 LANGCHAIN_SIZES = (10_000, 100_000)
 BIG_SIZE = 100_000
-BIG_REPEATS = 3  # a 100k-entry call lasts long enough that a few rounds suffice
+BIG_REPEATS = 5  # a 100k-entry call lasts long enough that a few rounds suffice
 PI_COPIES, QUICK_PI_COPIES = 10, 3
 SCALING_SEED = 11
 
