@@ -260,6 +260,12 @@ def _free_json_is_plain(entry: MessageEntry | MetadataEntry) -> bool:
 def _plain_json(value: Any, depth: int, limits: JsonLimits = DEFAULT_LIMITS) -> bool:
     """True when ``value`` (at ``depth``) nests no deeper than the limit and holds only numbers
     the course can hold. Walked a level at a time: every item of a level shares its depth."""
+    if (
+        depth < limits.max_depth
+        and type(value) is dict
+        and _TEXT_TYPES.issuperset(map(type, value.values()))
+    ):
+        return True  # most tool arguments: a flat object of strings, judged at C speed
     level = [value]
     while level:
         if depth > limits.max_depth:
@@ -276,6 +282,10 @@ def _plain_json(value: Any, depth: int, limits: JsonLimits = DEFAULT_LIMITS) -> 
         level = below
         depth += 1
     return True
+
+
+_TEXT_TYPES = frozenset({str, bool, type(None)})
+"""Values that hold no number and nest nothing: a dict of only these is plain JSON."""
 
 
 def _plain_number(number: int | float) -> bool:
