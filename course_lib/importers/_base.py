@@ -110,9 +110,12 @@ class ImportNote:
     detail: str
 
 
-@dataclass
+@dataclass(slots=True)
 class _Aggregate:
-    """A routine drop seen on many lines: reported once, with a count and a line range."""
+    """A routine drop seen on many lines: reported once, with a count and a line range.
+
+    Slotted: its count and last line are written once for every record that drops the field.
+    """
 
     first_line: int | None
     first_entry: str | None
@@ -142,7 +145,9 @@ class NoteLog:
 
     def aggregate(self, kind: str, subject: str, line: int | None, entry_id: str | None) -> None:
         """Count one more occurrence of a routine drop (reported by ``finish``)."""
-        entry = self._aggregate_of(kind, subject, line, entry_id)
+        entry = self._aggregates.get((kind, subject))  # already started: the usual case, no call
+        if entry is None:
+            entry = self._aggregate_of(kind, subject, line, entry_id)
         entry.count += 1
         entry.last_line = line
 

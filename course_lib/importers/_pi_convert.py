@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any, TypeGuard
+from typing import Any, NoReturn, TypeGuard
 
 from ..text_rules import is_blank
 from ._base import NoteKind, NoteLog, PiImportError, shown
@@ -45,6 +45,9 @@ BRANCH_SUMMARY_SUFFIX = "</summary>"
 
 _ENTRY_KEYS = ("type", "id", "parentId", "timestamp")
 _NUMBER_TYPES = (int, float)
+# What a JSON reader makes of a number: ``type(value) in _PLAIN_NUMBERS`` answers the usual
+# case without a call; anything else (a bool, a subclass) still goes through ``_is_number``.
+_PLAIN_NUMBERS = frozenset({int, float})
 _ABSENT: Any = object()  # a key missing from a dict, told apart from a null
 
 # The fields each course form takes from a pi value; ``Converter._drop_rest`` notes the
@@ -103,9 +106,12 @@ class FirstKeptRef:
     index: int | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Draft:
-    """A course entry still being assembled: its wire dict and its source line."""
+    """A course entry still being assembled: its wire dict and its source line.
+
+    Slotted: one is made for every record, and the repair reads each several times.
+    """
 
     wire: dict[str, Any]
     line: int | None  # None for entries the importer made up
@@ -133,12 +139,12 @@ class Draft:
 
 def iso_to_millis(value: Any, *, line: int, entry_id: str, notes: NoteLog) -> int | float:
     """An entry timestamp as Unix milliseconds (pi writes ISO strings; a number is kept)."""
-    if _is_number(value):
+    if not isinstance(value, str):  # the string, pi's own form, is asked about first
+        if not _is_number(value):
+            raise PiImportError(f"timestamp must be an ISO string, got {shown(value)}", line=line)
         if isinstance(value, float) and not math.isfinite(value):
             raise PiImportError("timestamp is not a finite number", line=line)
         return value
-    if not isinstance(value, str):
-        raise PiImportError(f"timestamp must be an ISO string, got {shown(value)}", line=line)
     try:
         moment = datetime.fromisoformat(value)
     except ValueError:
@@ -214,12 +220,48 @@ def _check_bash_fields(message: dict[str, Any], line: int) -> None:
         )
 
 
+def _checked_counts(usage: dict[str, Any], line: int) -> tuple[Any, ...]:
+    """input, output, cacheRead and cacheWrite, checked in that order, naming the first wrong one.
+
+    The careful way, for a usage whose counts are not four plain numbers.
+    """
+    counts = []
+    for key in _USAGE_COUNTS[:4]:
+        value = usage.get(key, _ABSENT)
+        if value is _ABSENT:
+            if key in _REQUIRED_USAGE:
+                raise PiImportError(f"message.usage.{key} is missing", line=line)
+            value = 0  # the cache counts are absent in some providers' usage
+        elif not _is_number(value):
+            raise PiImportError(
+                f"message.usage.{key} must be a number, got {shown(value)}", line=line
+            )
+        counts.append(value)
+    return tuple(counts)
+
+
+def _two_names(first: Any, second: Any) -> bool:
+    """Both are non-blank strings: the id and name that pair a call with its result."""
+    return (
+        isinstance(first, str)
+        and isinstance(second, str)
+        and not is_blank(first)
+        and not is_blank(second)
+    )
+
+
 def _text_block(value: str) -> dict[str, Any]:
     return {"type": "text", "text": value}
 
 
 class Converter:
-    """Converts records of one file; every drop or placeholder is written to ``notes``."""
+    """Converts records of one file; every drop or placeholder is written to ``notes``.
+
+    The common records (user text, assistant text and tool calls, tool results)
+    take the shortest way: each check is made in place, and the helpers that
+    name a field in an error, or word a note, run only when there is one to raise
+    or to write. The checks, and their order, are the same on both ways.
+    """
 
     def __init__(self, notes: NoteLog) -> None:
         self.notes = notes
@@ -232,9 +274,11 @@ class Converter:
     def _drop_rest(
         self, value: dict[str, Any], used: frozenset[str], subject: str, line: int, entry_id: str
     ) -> None:
-        """Note (aggregated) every field of ``value`` the course schema has no place for."""
-        if value.keys() <= used:
-            return  # nothing to drop: one set comparison, the usual case
+        """Note (aggregated) every field of ``value`` the course schema has no place for.
+
+        Callers ask ``value.keys() <= used`` first (one set comparison, and usually
+        true), so a record that drops nothing costs no call.
+        """
         keys = (subject, *value)
         dropped = self._dropped.get(keys)
         if dropped is None:
@@ -255,29 +299,23 @@ class Converter:
     def _content(self, content: Any, where: str, line: int, entry_id: str) -> list[dict[str, Any]]:
         """User or tool-result content (a string or text/image blocks) as course text blocks."""
         if isinstance(content, str):
-            return [_text_block(content)]
+            return [{"type": "text", "text": content}]
         if not isinstance(content, list):
             raise PiImportError(f"{where}.content must be a string or a list of blocks", line=line)
         blocks: list[dict[str, Any]] = []
         images: list[str] = []
         for position, block in enumerate(content):
             kind = block.get("type") if isinstance(block, dict) else None
-            if kind == "text" and isinstance(block.get("text"), str):
-                self._drop_rest(block, _TEXT_BLOCK_FIELDS, "text block field", line, entry_id)
-                blocks.append(_text_block(block["text"]))
+            if kind == "text" and isinstance(text := block.get("text"), str):
+                if not block.keys() <= _TEXT_BLOCK_FIELDS:
+                    self._drop_rest(block, _TEXT_BLOCK_FIELDS, "text block field", line, entry_id)
+                blocks.append({"type": "text", "text": text})
             elif kind == "image":
                 images.append(image_placeholder(block))
                 blocks.append(_text_block(images[-1]))
             else:
-                name = kind if isinstance(kind, str) and kind else "unknown"
-                placeholder = f"[{name} block omitted]"
-                blocks.append(_text_block(placeholder))
-                self.notes.add(
-                    NoteKind.BLOCK_PLACEHOLDER,
-                    line,
-                    entry_id,
-                    f"{where}.content.{position}: a {shown(kind)} block has no course form; "
-                    f"replaced by the text {placeholder!r}",
+                blocks.append(
+                    self._placeholder(kind, f"{where}.content.{position}", line, entry_id)
                 )
         if images:
             self.notes.add(
@@ -289,11 +327,23 @@ class Converter:
             )
         return blocks
 
+    def _placeholder(self, kind: Any, where: str, line: int, entry_id: str) -> dict[str, Any]:
+        """The text block standing in for a block with no course form, and its note."""
+        name = kind if isinstance(kind, str) and kind else "unknown"
+        placeholder = f"[{name} block omitted]"
+        self.notes.add(
+            NoteKind.BLOCK_PLACEHOLDER,
+            line,
+            entry_id,
+            f"{where}: a {shown(kind)} block has no course form; "
+            f"replaced by the text {placeholder!r}",
+        )
+        return _text_block(placeholder)
+
     def _message_timestamp(
-        self, message: dict[str, Any], fallback: int | float, line: int, entry_id: str
+        self, value: Any, fallback: int | float, line: int, entry_id: str
     ) -> int | float:
-        """The message's own milliseconds; the entry's time only when the message has none."""
-        value = message.get("timestamp")
+        """A message without milliseconds of its own takes the entry's, with a note."""
         if value is None:
             self.notes.aggregate(
                 NoteKind.TIMESTAMP_FROM_ENTRY,
@@ -312,7 +362,8 @@ class Converter:
 
     def _user(self, message: dict[str, Any], line: int, entry_id: str, ts: Any) -> dict[str, Any]:
         """A user message: its content becomes text blocks (images become placeholders)."""
-        self._drop_rest(message, _USER_FIELDS, "user message field", line, entry_id)
+        if not message.keys() <= _USER_FIELDS:
+            self._drop_rest(message, _USER_FIELDS, "user message field", line, entry_id)
         return {
             "role": "user",
             "content": self._content(message.get("content"), "message", line, entry_id),
@@ -324,14 +375,17 @@ class Converter:
         return {"role": "user", "content": [_text_block(value)], "timestamp": ts}
 
     def _tool_call(
-        self, block: dict[str, Any], line: int, entry_id: str, where: str
+        self, block: dict[str, Any], position: int, line: int, entry_id: str
     ) -> dict[str, Any]:
         """A tool call block; a streamed-but-unfinished argument text is kept as ``rawArguments``."""
+        call_id, name = block.get("id"), block.get("name")
+        if not _two_names(call_id, name) or "arguments" not in block:
+            self._refuse_tool_call(block, f"message.content.{position}", line)
         call: dict[str, Any] = {
             "type": "toolCall",
-            "id": self._string(block, "id", where, line),
-            "name": self._string(block, "name", where, line),
-            "arguments": self._arguments(block, where, line),
+            "id": call_id,
+            "name": name,
+            "arguments": block["arguments"],
         }
         raw = block.get("partialJson")
         if isinstance(raw, str):
@@ -340,17 +394,22 @@ class Converter:
                 NoteKind.PARTIAL_ARGUMENTS,
                 line,
                 entry_id,
-                f"tool call {call['id']!r}: the {len(raw):,} characters pi streamed before the "
+                f"tool call {call_id!r}: the {len(raw):,} characters pi streamed before the "
                 "turn ended (partialJson) kept as rawArguments",
             )
-        self._drop_rest(block, _TOOL_CALL_FIELDS, "toolCall block field", line, entry_id)
+        if not block.keys() <= _TOOL_CALL_FIELDS:
+            self._drop_rest(block, _TOOL_CALL_FIELDS, "toolCall block field", line, entry_id)
         return call
 
-    def _arguments(self, block: dict[str, Any], where: str, line: int) -> Any:
-        """A call's arguments as recorded; a call without them has no meaning to pair."""
-        if "arguments" not in block:
-            raise PiImportError(f"{where}.arguments is missing", line=line)
-        return block["arguments"]
+    def _refuse_tool_call(self, block: dict[str, Any], where: str, line: int) -> NoReturn:
+        """Name the first field of a tool call that is wrong: id, name, then arguments.
+
+        A call without arguments has no meaning to pair, and a blank id or name
+        would break the pairing, so each is an error, not a guess.
+        """
+        self._string(block, "id", where, line)
+        self._string(block, "name", where, line)
+        raise PiImportError(f"{where}.arguments is missing", line=line)
 
     def _assistant_content(self, content: Any, line: int, entry_id: str) -> list[dict[str, Any]]:
         """Text and tool calls stay; thinking and unknown blocks are dropped with a note."""
@@ -360,12 +419,12 @@ class Converter:
         thinking_blocks = thinking_chars = 0
         for position, block in enumerate(content):
             kind = block.get("type") if isinstance(block, dict) else None
-            if kind == "text" and isinstance(block.get("text"), str):
-                self._drop_rest(block, _TEXT_BLOCK_FIELDS, "text block field", line, entry_id)
-                blocks.append(_text_block(block["text"]))
+            if kind == "text" and isinstance(text := block.get("text"), str):
+                if not block.keys() <= _TEXT_BLOCK_FIELDS:
+                    self._drop_rest(block, _TEXT_BLOCK_FIELDS, "text block field", line, entry_id)
+                blocks.append({"type": "text", "text": text})
             elif kind == "toolCall":
-                where = f"message.content.{position}"
-                blocks.append(self._tool_call(block, line, entry_id, where))
+                blocks.append(self._tool_call(block, position, line, entry_id))
             elif kind == "thinking":
                 thinking_blocks += 1
                 thinking = block.get("thinking")
@@ -392,19 +451,16 @@ class Converter:
         """The course's three usage numbers; a missing total is computed as pi computes it."""
         if not isinstance(usage, dict):
             raise PiImportError("assistant message.usage must be an object", line=line)
-        numbers = {}
-        for key in _USAGE_COUNTS:
-            value = usage.get(key, _ABSENT)
-            if value is _ABSENT:
-                if key in _REQUIRED_USAGE:
-                    raise PiImportError(f"message.usage.{key} is missing", line=line)
-                value = 0  # the cache counts are absent in some providers' usage
-            elif not _is_number(value):
-                raise PiImportError(
-                    f"message.usage.{key} must be a number, got {shown(value)}", line=line
-                )
-            numbers[key] = value
-        if "totalTokens" not in usage:
+        counts: tuple[Any, ...] = (
+            usage.get("input"),
+            usage.get("output"),
+            usage.get("cacheRead", 0),  # the cache counts are absent in some providers' usage
+            usage.get("cacheWrite", 0),
+        )
+        if not {*map(type, counts)} <= _PLAIN_NUMBERS:  # four plain numbers: the usual case
+            counts = _checked_counts(usage, line)
+        total = usage.get("totalTokens", _ABSENT)
+        if total is _ABSENT:
             self.notes.aggregate(
                 NoteKind.USAGE_TOTAL_COMPUTED,
                 "usage.totalTokens absent: computed as input + output + cacheRead + cacheWrite "
@@ -412,20 +468,20 @@ class Converter:
                 line,
                 entry_id,
             )
-            numbers["totalTokens"] = sum(
-                numbers[key] for key in ("input", "output", "cacheRead", "cacheWrite")
+            total = sum(counts)
+        elif not _is_number(total):
+            raise PiImportError(
+                f"message.usage.totalTokens must be a number, got {shown(total)}", line=line
             )
-        self._drop_rest(usage, _USAGE_FIELDS, "assistant usage field", line, entry_id)
-        return {
-            "input": numbers["input"],
-            "output": numbers["output"],
-            "totalTokens": numbers["totalTokens"],
-        }
+        if not usage.keys() <= _USAGE_FIELDS:
+            self._drop_rest(usage, _USAGE_FIELDS, "assistant usage field", line, entry_id)
+        return {"input": counts[0], "output": counts[1], "totalTokens": total}
 
     def _stop_reason(self, value: Any, line: int, entry_id: str) -> str:
-        """One of the course's five stop reasons; known provider spellings are mapped, with a note."""
-        if isinstance(value, str) and value in _STOP_REASONS:
-            return value
+        """A provider's spelling of a stop reason mapped to the course's, with a note.
+
+        Called only for a value that is not already one of the five.
+        """
         mapped = _STOP_REASON_ALIASES.get(value) if isinstance(value, str) else None
         if mapped is None:
             raise PiImportError(
@@ -441,13 +497,22 @@ class Converter:
         self, message: dict[str, Any], line: int, entry_id: str, ts: Any
     ) -> dict[str, Any]:
         """An assistant message with the course's fields; the rest is noted as dropped."""
+        content = self._assistant_content(message.get("content"), line, entry_id)
+        provider, model = message.get("provider"), message.get("model")
+        if not isinstance(provider, str) or not isinstance(model, str):
+            self._plain_string(message, "provider", line)
+            self._plain_string(message, "model", line)
+        usage = self._usage(message.get("usage"), line, entry_id)
+        stop_reason = message.get("stopReason")
+        if not (isinstance(stop_reason, str) and stop_reason in _STOP_REASONS):
+            stop_reason = self._stop_reason(stop_reason, line, entry_id)
         wire: dict[str, Any] = {
             "role": "assistant",
-            "content": self._assistant_content(message.get("content"), line, entry_id),
-            "provider": self._plain_string(message, "provider", line),
-            "model": self._plain_string(message, "model", line),
-            "usage": self._usage(message.get("usage"), line, entry_id),
-            "stopReason": self._stop_reason(message.get("stopReason"), line, entry_id),
+            "content": content,
+            "provider": provider,
+            "model": model,
+            "usage": usage,
+            "stopReason": stop_reason,
         }
         error = message.get("errorMessage")
         if isinstance(error, str):
@@ -457,7 +522,8 @@ class Converter:
                 f"message.errorMessage must be a string, got {shown(error)}", line=line
             )
         wire["timestamp"] = ts
-        self._drop_rest(message, _ASSISTANT_FIELDS, "assistant message field", line, entry_id)
+        if not message.keys() <= _ASSISTANT_FIELDS:
+            self._drop_rest(message, _ASSISTANT_FIELDS, "assistant message field", line, entry_id)
         return wire
 
     def _plain_string(self, value: dict[str, Any], key: str, line: int) -> str:
@@ -476,41 +542,60 @@ class Converter:
             raise PiImportError(
                 f"message.isError must be true or false, got {shown(is_error)}", line=line
             )
+        call_id, tool_name = message.get("toolCallId"), message.get("toolName")
+        if not _two_names(call_id, tool_name):  # one of them is wrong: the first is named
+            self._string(message, "toolCallId", "message", line)
+            self._string(message, "toolName", "message", line)
         wire: dict[str, Any] = {
             "role": "toolResult",
-            "toolCallId": self._string(message, "toolCallId", "message", line),
-            "toolName": self._string(message, "toolName", "message", line),
+            "toolCallId": call_id,
+            "toolName": tool_name,
             "content": self._content(message.get("content"), "message", line, entry_id),
         }
         if "details" in message:
             wire["details"] = message["details"]
         wire["isError"] = is_error
         wire["timestamp"] = ts
-        self._drop_rest(message, _TOOL_RESULT_FIELDS, "toolResult message field", line, entry_id)
+        if not message.keys() <= _TOOL_RESULT_FIELDS:
+            self._drop_rest(
+                message, _TOOL_RESULT_FIELDS, "toolResult message field", line, entry_id
+            )
         return wire
 
     def message(
         self, message: Any, line: int, entry_id: str, entry_ts: int | float
     ) -> tuple[dict[str, Any] | None, tuple[str, Any] | None]:
         """A pi message as ``(course message, None)`` or, when never sent, ``(None, metadata)``."""
-        if not isinstance(message, dict) or not isinstance(message.get("role"), str):
+        if not isinstance(message, dict) or not isinstance(role := message.get("role"), str):
             raise PiImportError("message entry has no message with a string role", line=line)
-        role = message["role"]
-        ts = self._message_timestamp(message, entry_ts, line, entry_id)
-        if role == "user":
-            return self._user(message, line, entry_id, ts), None
+        ts = message.get("timestamp")
+        if type(ts) not in _PLAIN_NUMBERS:  # absent, or not a number: a note or an error
+            ts = self._message_timestamp(ts, entry_ts, line, entry_id)
+        # The roles in the order a session holds most of them.
         if role == "assistant":
             return self._assistant(message, line, entry_id, ts), None
         if role == "toolResult":
             return self._tool_result(message, line, entry_id, ts), None
+        if role == "user":
+            return self._user(message, line, entry_id, ts), None
+        return self._other_message(message, role, line, entry_id, ts)
+
+    def _other_message(
+        self, message: dict[str, Any], role: str, line: int, entry_id: str, ts: Any
+    ) -> tuple[dict[str, Any] | None, tuple[str, Any] | None]:
+        """The roles pi adds to the model's three: bash runs, extension messages, summaries."""
         if role == "bashExecution":
             _check_bash_fields(message, line)
             if message.get("excludeFromContext"):
                 return None, ("pi.message.bashExecution", message)
-            self._drop_rest(message, _BASH_FIELDS, "bashExecution message field", line, entry_id)
+            if not message.keys() <= _BASH_FIELDS:
+                self._drop_rest(
+                    message, _BASH_FIELDS, "bashExecution message field", line, entry_id
+                )
             return self._user_text(bash_execution_text(message), ts), None
         if role in ("custom", "hookMessage"):
-            self._drop_rest(message, _USER_FIELDS, f"{role} message field", line, entry_id)
+            if not message.keys() <= _USER_FIELDS:
+                self._drop_rest(message, _USER_FIELDS, f"{role} message field", line, entry_id)
             content = self._content(message.get("content"), "message", line, entry_id)
             return {"role": "user", "content": content, "timestamp": ts}, None
         if role in ("branchSummary", "compactionSummary"):
@@ -520,9 +605,10 @@ class Converter:
                 if role == "branchSummary"
                 else (COMPACTION_SUMMARY_PREFIX, COMPACTION_SUMMARY_SUFFIX)
             )
-            self._drop_rest(
-                message, _SUMMARY_MESSAGE_FIELDS, f"{role} message field", line, entry_id
-            )
+            if not message.keys() <= _SUMMARY_MESSAGE_FIELDS:
+                self._drop_rest(
+                    message, _SUMMARY_MESSAGE_FIELDS, f"{role} message field", line, entry_id
+                )
             return self._user_text(prefix + summary + suffix, ts), None
         self.notes.add(
             NoteKind.UNKNOWN_ROLE,
@@ -541,7 +627,29 @@ class Converter:
         """The draft for one pi record (header included), with the given course id and parent."""
         kind = record["type"]
         ts = iso_to_millis(record.get("timestamp"), line=line, entry_id=entry_id, notes=self.notes)
-        base = {"id": entry_id, "parentId": parent_id, "timestamp": ts}
+        if kind != "message":
+            return self._other_entry(
+                kind, record, line, {"id": entry_id, "parentId": parent_id, "timestamp": ts}
+            )
+        # A message entry, most of a file: its wire is built in one go.
+        if not record.keys() <= _MESSAGE_ENTRY_FIELDS:
+            self._drop_rest(record, _MESSAGE_ENTRY_FIELDS, "message entry field", line, entry_id)
+        message, metadata = self.message(record.get("message"), line, entry_id, ts)
+        wire: dict[str, Any] = {"id": entry_id, "parentId": parent_id, "timestamp": ts}
+        if message is not None:
+            wire["type"] = "message"
+            wire["message"] = message
+        else:
+            assert metadata is not None
+            wire["type"] = "metadata"
+            wire["key"], wire["value"] = metadata
+        return Draft(wire, line)
+
+    def _other_entry(
+        self, kind: str, record: dict[str, Any], line: int, base: dict[str, Any]
+    ) -> Draft:
+        """The draft of a record that is not a message entry (``base``: its id, parent, time)."""
+        entry_id = base["id"]
         if kind == "session":
             rest = {k: v for k, v in record.items() if k not in ("type", "timestamp")}
             return Draft(
@@ -549,21 +657,18 @@ class Converter:
             )
         if kind in _METADATA_TYPES:
             return self._metadata(base, f"pi.{kind}", record, line)
-        if kind == "message":
-            self._drop_rest(record, _MESSAGE_ENTRY_FIELDS, "message entry field", line, entry_id)
-            message, metadata = self.message(record.get("message"), line, entry_id, ts)
-            if message is not None:
-                return Draft(wire={**base, "type": "message", "message": message}, line=line)
-            assert metadata is not None
-            key, value = metadata
-            return Draft(wire={**base, "type": "metadata", "key": key, "value": value}, line=line)
         if kind == "custom_message":
             # customType, display and details are for extensions and the TUI, never sent.
-            self._drop_rest(
-                record, _CUSTOM_MESSAGE_ENTRY_FIELDS, "custom_message entry field", line, entry_id
-            )
+            if not record.keys() <= _CUSTOM_MESSAGE_ENTRY_FIELDS:
+                self._drop_rest(
+                    record,
+                    _CUSTOM_MESSAGE_ENTRY_FIELDS,
+                    "custom_message entry field",
+                    line,
+                    entry_id,
+                )
             content = self._content(record.get("content"), "entry", line, entry_id)
-            message = {"role": "user", "content": content, "timestamp": ts}
+            message = {"role": "user", "content": content, "timestamp": base["timestamp"]}
             return Draft(wire={**base, "type": "message", "message": message}, line=line)
         if kind == "branch_summary":
             return self._branch_summary(base, record, line)
@@ -598,9 +703,10 @@ class Converter:
                 "empty branch summary: pi sends nothing for it, kept as metadata pi.branch_summary",
             )
             return self._metadata(base, "pi.branch_summary", record, line)
-        self._drop_rest(
-            record, _BRANCH_SUMMARY_ENTRY_FIELDS, "branch_summary entry field", line, base["id"]
-        )
+        if not record.keys() <= _BRANCH_SUMMARY_ENTRY_FIELDS:
+            self._drop_rest(
+                record, _BRANCH_SUMMARY_ENTRY_FIELDS, "branch_summary entry field", line, base["id"]
+            )
         text = BRANCH_SUMMARY_PREFIX + summary + BRANCH_SUMMARY_SUFFIX
         message = self._user_text(text, base["timestamp"])
         return Draft(wire={**base, "type": "message", "message": message}, line=line)
@@ -622,7 +728,10 @@ class Converter:
         mapping = map_pi_summary(summary)
         for kind, detail in mapping.notes:
             self.notes.add(kind, line, entry_id, detail)
-        self._drop_rest(record, _COMPACTION_ENTRY_FIELDS, "compaction entry field", line, entry_id)
+        if not record.keys() <= _COMPACTION_ENTRY_FIELDS:
+            self._drop_rest(
+                record, _COMPACTION_ENTRY_FIELDS, "compaction entry field", line, entry_id
+            )
         wire = {
             **base,
             "type": "compaction",

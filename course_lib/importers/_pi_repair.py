@@ -107,9 +107,10 @@ def _children(drafts: list[Draft]) -> dict[str | None, list[Draft]]:
     """Children of each entry in file order (``None`` holds the roots)."""
     children: dict[str | None, list[Draft]] = {}
     for draft in drafts:
-        siblings = children.get(draft.parent_id)
+        parent_id = draft.wire["parentId"]  # the wire itself: no property call per entry
+        siblings = children.get(parent_id)
         if siblings is None:
-            children[draft.parent_id] = [draft]
+            children[parent_id] = [draft]
         else:
             siblings.append(draft)
     return children
@@ -149,43 +150,63 @@ class _Walker:
         self.findings = _Findings()
 
     def walk(self) -> _Findings:
-        """Visit every entry once, each with the open interaction of its own path."""
-        stack: list[tuple[Draft, Edge, _PathState]] = [
-            (root, (None, root.id), _PathState()) for root in reversed(self.children.get(None, []))
-        ]
-        while stack:
-            draft, edge, state = stack.pop()
-            state = self._visit(draft, edge, state)
-            kids = self.children.get(draft.id, ())
-            if not kids:
-                end: Edge = (draft.id, None)
-                _end_turn(state, end)
-                _close(state, end, self.findings)
-            for kid in reversed(kids):
-                stack.append((kid, (draft.id, kid.id), state if len(kids) == 1 else state.copy()))
-        return self.findings
+        """Visit every entry once, each with the open interaction of its own path.
 
-    def _visit(self, draft: Draft, edge: Edge, state: _PathState) -> _PathState:
+        An only child (most entries of a file) is visited right after its parent,
+        with the same state; only the children of a branching entry wait on the
+        stack, each with a copy of its own. The order is depth-first either way.
+        An edge (parent id, child id) is made only where a finding needs one.
+        """
+        children, findings = self.children, self.findings
+        stack = [(root, _PathState()) for root in reversed(children.get(None, []))]
+        while stack:
+            draft, state = stack.pop()
+            while True:
+                state = self._visit(draft, state)
+                entry_id = draft.wire["id"]
+                kids = children.get(entry_id)
+                if kids is None:  # a branch ends here
+                    end: Edge = (entry_id, None)
+                    _end_turn(state, end)
+                    _close(state, end, findings)
+                    break
+                if len(kids) > 1:
+                    stack.extend((kid, state.copy()) for kid in reversed(kids))
+                    break
+                draft = kids[0]
+        return findings
+
+    def _visit(self, draft: Draft, state: _PathState) -> _PathState:
         """Update the path's interaction for one entry; returns the state its children inherit."""
-        role = draft.role
-        if role == "user":
-            _end_turn(state, edge)
-            _close(state, edge, self.findings)
-            return _PathState(open=True)
-        if role == "assistant":
-            _end_turn(state, edge)
+        wire = draft.wire
+        if wire["type"] != "message":
+            return state
+        message = wire["message"]
+        role = message["role"]
+        if role == "toolResult":
+            self._answer(draft, message["toolCallId"], state)
+        elif role == "assistant":
+            if state.turn:  # a turn without calls has no end to remember
+                _end_turn(state, (wire["parentId"], wire["id"]))
             if not state.open:
-                self.findings.users_needed[edge] = draft.id
+                self.findings.users_needed[wire["parentId"], wire["id"]] = wire["id"]
                 state = _PathState(open=True)
-            self._declare(draft, state)
-        elif role == "toolResult":
-            self._answer(draft, state)
+            self._declare(draft, message["content"], state)
+        elif role == "user":
+            # Only answered calls are in ``answered``: fewer means some call is still open.
+            if len(state.answered) < len(state.calls):
+                edge = (wire["parentId"], wire["id"])
+                _end_turn(state, edge)
+                _close(state, edge, self.findings)
+            return _PathState(open=True)
         return state
 
-    def _declare(self, draft: Draft, state: _PathState) -> None:
+    def _declare(self, draft: Draft, content: list[dict[str, Any]], state: _PathState) -> None:
         """Register an assistant turn's calls; a repeated id in one interaction is an error."""
-        calls = [b for b in draft.wire["message"]["content"] if b.get("type") == "toolCall"]
-        for order, block in enumerate(calls):
+        turn: list[str] = []  # the calls of this turn, in order
+        for block in content:
+            if block["type"] != "toolCall":
+                continue
             call_id = block["id"]
             if call_id in state.calls:
                 raise PiImportError(
@@ -193,12 +214,12 @@ class _Walker:
                     f"(already declared by entry {state.calls[call_id].entry_id})",
                     line=draft.line,
                 )
-            state.calls[call_id] = _Call(call_id, block["name"], draft.id, draft.line, order)
-        state.turn = [block["id"] for block in calls]
+            state.calls[call_id] = _Call(call_id, block["name"], draft.id, draft.line, len(turn))
+            turn.append(call_id)
+        state.turn = turn
 
-    def _answer(self, draft: Draft, state: _PathState) -> None:
+    def _answer(self, draft: Draft, call_id: str, state: _PathState) -> None:
         """Pair a result with its call, or demote it when the interaction cannot hold it."""
-        call_id = draft.wire["message"]["toolCallId"]
         if not state.open or call_id not in state.calls:
             where = "before the first user message" if not state.open else "in its interaction"
             _demote_result(
@@ -340,7 +361,7 @@ def repair_tree(
 ) -> RepairOutcome:
     """Repair ``drafts`` (in place where an entry changes) so every path groups cleanly."""
     findings = _Walker(drafts, notes).walk()
-    by_id = {draft.id: draft for draft in drafts}
+    by_id = {draft.wire["id"]: draft for draft in drafts}
     if findings.unanswered and policy == "error":
         _raise_first_missing(findings)
     if policy == "drop":
@@ -391,10 +412,14 @@ def _splice(
         if child is not None:
             by_id[child].parent_id = previous
         after.setdefault(parent, []).extend(chain)
+    if not after:
+        return list(drafts)  # a new list: the caller empties the one it passed
     result = list(after.get(None, []))
     for draft in drafts:
         result.append(draft)
-        result.extend(after.get(draft.id, []))
+        inserted = after.get(draft.wire["id"])
+        if inserted is not None:
+            result.extend(inserted)
     return result
 
 
