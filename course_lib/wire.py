@@ -131,7 +131,7 @@ def loads_strict(text: str, limits: JsonLimits = DEFAULT_LIMITS) -> Any:
     """
     check_line_limits(text, limits)
     try:
-        return _fast_json(text.encode("utf-8"), allow_inf_nan=False, catch_duplicate_keys=True)
+        return _jiter_loads(text.encode("utf-8"))
     except ValueError:  # UnicodeEncodeError too: a lone surrogate in the text itself
         pass
     value = _careful_loads(text)
@@ -154,6 +154,11 @@ def loads_fast(data: bytes, limits: JsonLimits = DEFAULT_LIMITS) -> Any:
         raise ValueError("long line: counted by loads_strict")
     if data.count(b"{") + data.count(b"[") > min(limits.max_depth, limits.max_containers):
         raise ValueError("many brackets: counted by loads_strict")
+    return _jiter_loads(data)
+
+
+def _jiter_loads(data: bytes) -> Any:
+    """``jiter``'s reading with the course's refusals: NaN, Infinity and a key given twice."""
     return _fast_json(data, allow_inf_nan=False, catch_duplicate_keys=True)
 
 

@@ -274,11 +274,9 @@ class Converter:
     def _drop_rest(
         self, value: dict[str, Any], used: frozenset[str], subject: str, line: int, entry_id: str
     ) -> None:
-        """Note (aggregated) every field of ``value`` the course schema has no place for.
-
-        Callers ask ``value.keys() <= used`` first (one set comparison, and usually
-        true), so a record that drops nothing costs no call.
-        """
+        """Note (aggregated) every field of ``value`` the course schema has no place for."""
+        if value.keys() <= used:
+            return  # nothing to drop: one set comparison, the usual case
         keys = (subject, *value)
         dropped = self._dropped.get(keys)
         if dropped is None:
@@ -299,7 +297,7 @@ class Converter:
     def _content(self, content: Any, where: str, line: int, entry_id: str) -> list[dict[str, Any]]:
         """User or tool-result content (a string or text/image blocks) as course text blocks."""
         if isinstance(content, str):
-            return [{"type": "text", "text": content}]
+            return [_text_block(content)]
         if not isinstance(content, list):
             raise PiImportError(f"{where}.content must be a string or a list of blocks", line=line)
         blocks: list[dict[str, Any]] = []
@@ -307,9 +305,8 @@ class Converter:
         for position, block in enumerate(content):
             kind = block.get("type") if isinstance(block, dict) else None
             if kind == "text" and isinstance(text := block.get("text"), str):
-                if not block.keys() <= _TEXT_BLOCK_FIELDS:
-                    self._drop_rest(block, _TEXT_BLOCK_FIELDS, "text block field", line, entry_id)
-                blocks.append({"type": "text", "text": text})
+                self._drop_rest(block, _TEXT_BLOCK_FIELDS, "text block field", line, entry_id)
+                blocks.append(_text_block(text))
             elif kind == "image":
                 images.append(image_placeholder(block))
                 blocks.append(_text_block(images[-1]))
@@ -362,8 +359,7 @@ class Converter:
 
     def _user(self, message: dict[str, Any], line: int, entry_id: str, ts: Any) -> dict[str, Any]:
         """A user message: its content becomes text blocks (images become placeholders)."""
-        if not message.keys() <= _USER_FIELDS:
-            self._drop_rest(message, _USER_FIELDS, "user message field", line, entry_id)
+        self._drop_rest(message, _USER_FIELDS, "user message field", line, entry_id)
         return {
             "role": "user",
             "content": self._content(message.get("content"), "message", line, entry_id),
@@ -397,8 +393,7 @@ class Converter:
                 f"tool call {call_id!r}: the {len(raw):,} characters pi streamed before the "
                 "turn ended (partialJson) kept as rawArguments",
             )
-        if not block.keys() <= _TOOL_CALL_FIELDS:
-            self._drop_rest(block, _TOOL_CALL_FIELDS, "toolCall block field", line, entry_id)
+        self._drop_rest(block, _TOOL_CALL_FIELDS, "toolCall block field", line, entry_id)
         return call
 
     def _refuse_tool_call(self, block: dict[str, Any], where: str, line: int) -> NoReturn:
@@ -420,9 +415,8 @@ class Converter:
         for position, block in enumerate(content):
             kind = block.get("type") if isinstance(block, dict) else None
             if kind == "text" and isinstance(text := block.get("text"), str):
-                if not block.keys() <= _TEXT_BLOCK_FIELDS:
-                    self._drop_rest(block, _TEXT_BLOCK_FIELDS, "text block field", line, entry_id)
-                blocks.append({"type": "text", "text": text})
+                self._drop_rest(block, _TEXT_BLOCK_FIELDS, "text block field", line, entry_id)
+                blocks.append(_text_block(text))
             elif kind == "toolCall":
                 blocks.append(self._tool_call(block, position, line, entry_id))
             elif kind == "thinking":
@@ -473,8 +467,7 @@ class Converter:
             raise PiImportError(
                 f"message.usage.totalTokens must be a number, got {shown(total)}", line=line
             )
-        if not usage.keys() <= _USAGE_FIELDS:
-            self._drop_rest(usage, _USAGE_FIELDS, "assistant usage field", line, entry_id)
+        self._drop_rest(usage, _USAGE_FIELDS, "assistant usage field", line, entry_id)
         return {"input": counts[0], "output": counts[1], "totalTokens": total}
 
     def _stop_reason(self, value: Any, line: int, entry_id: str) -> str:
@@ -522,8 +515,7 @@ class Converter:
                 f"message.errorMessage must be a string, got {shown(error)}", line=line
             )
         wire["timestamp"] = ts
-        if not message.keys() <= _ASSISTANT_FIELDS:
-            self._drop_rest(message, _ASSISTANT_FIELDS, "assistant message field", line, entry_id)
+        self._drop_rest(message, _ASSISTANT_FIELDS, "assistant message field", line, entry_id)
         return wire
 
     def _plain_string(self, value: dict[str, Any], key: str, line: int) -> str:
@@ -556,10 +548,7 @@ class Converter:
             wire["details"] = message["details"]
         wire["isError"] = is_error
         wire["timestamp"] = ts
-        if not message.keys() <= _TOOL_RESULT_FIELDS:
-            self._drop_rest(
-                message, _TOOL_RESULT_FIELDS, "toolResult message field", line, entry_id
-            )
+        self._drop_rest(message, _TOOL_RESULT_FIELDS, "toolResult message field", line, entry_id)
         return wire
 
     def message(
@@ -588,14 +577,10 @@ class Converter:
             _check_bash_fields(message, line)
             if message.get("excludeFromContext"):
                 return None, ("pi.message.bashExecution", message)
-            if not message.keys() <= _BASH_FIELDS:
-                self._drop_rest(
-                    message, _BASH_FIELDS, "bashExecution message field", line, entry_id
-                )
+            self._drop_rest(message, _BASH_FIELDS, "bashExecution message field", line, entry_id)
             return self._user_text(bash_execution_text(message), ts), None
         if role in ("custom", "hookMessage"):
-            if not message.keys() <= _USER_FIELDS:
-                self._drop_rest(message, _USER_FIELDS, f"{role} message field", line, entry_id)
+            self._drop_rest(message, _USER_FIELDS, f"{role} message field", line, entry_id)
             content = self._content(message.get("content"), "message", line, entry_id)
             return {"role": "user", "content": content, "timestamp": ts}, None
         if role in ("branchSummary", "compactionSummary"):
@@ -605,10 +590,9 @@ class Converter:
                 if role == "branchSummary"
                 else (COMPACTION_SUMMARY_PREFIX, COMPACTION_SUMMARY_SUFFIX)
             )
-            if not message.keys() <= _SUMMARY_MESSAGE_FIELDS:
-                self._drop_rest(
-                    message, _SUMMARY_MESSAGE_FIELDS, f"{role} message field", line, entry_id
-                )
+            self._drop_rest(
+                message, _SUMMARY_MESSAGE_FIELDS, f"{role} message field", line, entry_id
+            )
             return self._user_text(prefix + summary + suffix, ts), None
         self.notes.add(
             NoteKind.UNKNOWN_ROLE,
@@ -632,8 +616,7 @@ class Converter:
                 kind, record, line, {"id": entry_id, "parentId": parent_id, "timestamp": ts}
             )
         # A message entry, most of a file: its wire is built in one go.
-        if not record.keys() <= _MESSAGE_ENTRY_FIELDS:
-            self._drop_rest(record, _MESSAGE_ENTRY_FIELDS, "message entry field", line, entry_id)
+        self._drop_rest(record, _MESSAGE_ENTRY_FIELDS, "message entry field", line, entry_id)
         message, metadata = self.message(record.get("message"), line, entry_id, ts)
         wire: dict[str, Any] = {"id": entry_id, "parentId": parent_id, "timestamp": ts}
         if message is not None:
@@ -659,14 +642,13 @@ class Converter:
             return self._metadata(base, f"pi.{kind}", record, line)
         if kind == "custom_message":
             # customType, display and details are for extensions and the TUI, never sent.
-            if not record.keys() <= _CUSTOM_MESSAGE_ENTRY_FIELDS:
-                self._drop_rest(
-                    record,
-                    _CUSTOM_MESSAGE_ENTRY_FIELDS,
-                    "custom_message entry field",
-                    line,
-                    entry_id,
-                )
+            self._drop_rest(
+                record,
+                _CUSTOM_MESSAGE_ENTRY_FIELDS,
+                "custom_message entry field",
+                line,
+                entry_id,
+            )
             content = self._content(record.get("content"), "entry", line, entry_id)
             message = {"role": "user", "content": content, "timestamp": base["timestamp"]}
             return Draft(wire={**base, "type": "message", "message": message}, line=line)
@@ -703,10 +685,9 @@ class Converter:
                 "empty branch summary: pi sends nothing for it, kept as metadata pi.branch_summary",
             )
             return self._metadata(base, "pi.branch_summary", record, line)
-        if not record.keys() <= _BRANCH_SUMMARY_ENTRY_FIELDS:
-            self._drop_rest(
-                record, _BRANCH_SUMMARY_ENTRY_FIELDS, "branch_summary entry field", line, base["id"]
-            )
+        self._drop_rest(
+            record, _BRANCH_SUMMARY_ENTRY_FIELDS, "branch_summary entry field", line, base["id"]
+        )
         text = BRANCH_SUMMARY_PREFIX + summary + BRANCH_SUMMARY_SUFFIX
         message = self._user_text(text, base["timestamp"])
         return Draft(wire={**base, "type": "message", "message": message}, line=line)
@@ -728,10 +709,7 @@ class Converter:
         mapping = map_pi_summary(summary)
         for kind, detail in mapping.notes:
             self.notes.add(kind, line, entry_id, detail)
-        if not record.keys() <= _COMPACTION_ENTRY_FIELDS:
-            self._drop_rest(
-                record, _COMPACTION_ENTRY_FIELDS, "compaction entry field", line, entry_id
-            )
+        self._drop_rest(record, _COMPACTION_ENTRY_FIELDS, "compaction entry field", line, entry_id)
         wire = {
             **base,
             "type": "compaction",
