@@ -33,6 +33,7 @@ __all__ = [
     "js_number_text",
     "loads_fast",
     "loads_strict",
+    "nesting_depth",
     "strings_in_json_text",
 ]
 
@@ -93,9 +94,7 @@ def check_line_limits(text: str, limits: JsonLimits = DEFAULT_LIMITS) -> None:
             "", f"line holds {containers} objects and arrays (the limit is {limits.max_containers})"
         )
     steps = (1 if bracket in "[{" else -1 for bracket in _BRACKET.findall(outside_strings))
-    depth = max(accumulate(steps, initial=0))
-    if depth > limits.max_depth:
-        raise JsonValueError("", f"nested {depth} levels deep (the limit is {limits.max_depth})")
+    _check_depth(max(accumulate(steps, initial=0)), limits)
 
 
 # --- reading ----------------------------------------------------------------
@@ -129,11 +128,19 @@ def loads_strict(text: str, limits: JsonLimits = DEFAULT_LIMITS) -> Any:
     line, the ``json`` reader reads it again and names the problem in its
     usual words.
     """
-    check_line_limits(text, limits)
-    try:
-        return _jiter_loads(text.encode("utf-8"))
-    except ValueError:  # UnicodeEncodeError too: a lone surrogate in the text itself
-        pass
+    opening = text.count("{") + text.count("[")
+    if len(text) <= limits.max_line_chars and opening <= limits.max_containers:
+        # Small enough for jiter, whose own nesting limit keeps its stack safe: the
+        # course's depth is measured on what it read, never by scanning the text.
+        try:
+            value = _jiter_loads(text.encode("utf-8"))
+        except ValueError:  # UnicodeEncodeError too: a lone surrogate in the text itself
+            pass
+        else:
+            if opening > limits.max_depth:
+                _check_depth(nesting_depth(value), limits)
+            return value
+    check_line_limits(text, limits)  # before the json module, whose reader recurses
     value = _careful_loads(text)
     if "\\u" in text and _ESCAPED_SURROGATE.search(text):
         _reject_lone_surrogates(value, "")
@@ -146,15 +153,43 @@ def loads_fast(data: bytes, limits: JsonLimits = DEFAULT_LIMITS) -> Any:
     Why bytes: a file is read as bytes, and ``jiter`` checks their UTF-8 while
     it parses, so a line it accepts is never decoded to text first. It refuses
     what ``loads_strict`` refuses (bytes that are not UTF-8, a key given twice,
-    NaN, a lone surrogate), and a line that might be over a limit is not handed
-    to it: on any ``ValueError`` the caller reads the line with ``loads_strict``,
-    which names the problem.
+    NaN, a lone surrogate); a line over the size limits is not handed to it,
+    and one it reads nested too deep is refused after. On any ``ValueError``
+    the caller reads the line with ``loads_strict``, which names the problem.
     """
     if len(data) > limits.max_line_chars:  # as many bytes as characters at least
         raise ValueError("long line: counted by loads_strict")
-    if data.count(b"{") + data.count(b"[") > min(limits.max_depth, limits.max_containers):
+    opening = data.count(b"{") + data.count(b"[")
+    if opening > limits.max_containers:
         raise ValueError("many brackets: counted by loads_strict")
-    return _jiter_loads(data)
+    value = _jiter_loads(data)
+    if opening > limits.max_depth:
+        _check_depth(nesting_depth(value), limits)
+    return value
+
+
+def nesting_depth(value: Any) -> int:
+    """How many objects and arrays deep a parsed JSON value nests (a scalar: 0).
+
+    Why measure the value: a line with more brackets than the depth limit
+    mostly has them inside strings (code, logs), and walking the few
+    containers a parser built is far cheaper than scanning the text around
+    every string. Walked a level at a time, so the depth is the text's: the
+    most brackets open at once.
+    """
+    depth = 0
+    level = [value]
+    while level := [item for item in level if type(item) is dict or type(item) is list]:
+        depth += 1
+        level = [
+            child for item in level for child in (item.values() if type(item) is dict else item)
+        ]
+    return depth
+
+
+def _check_depth(depth: int, limits: JsonLimits) -> None:
+    if depth > limits.max_depth:
+        raise JsonValueError("", f"nested {depth} levels deep (the limit is {limits.max_depth})")
 
 
 def _jiter_loads(data: bytes) -> Any:

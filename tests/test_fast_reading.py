@@ -20,12 +20,16 @@ from course_lib import CourseError, SessionEntryError, chapter_fixture_after_com
 from course_lib.entries import parse_entry_line, parse_session_entry
 from course_lib.wire import (
     _ESCAPED_SURROGATE,
+    DEFAULT_LIMITS,
     JsonLimits,
+    JsonValueError,
     _careful_loads,
     _reject_lone_surrogates,
+    check_line_limits,
     dumps_line,
     loads_fast,
     loads_strict,
+    nesting_depth,
     strings_in_json_text,
 )
 
@@ -349,3 +353,46 @@ def test_loads_fast_reads_as_loads_strict_or_leaves_the_line_to_it(text: str) ->
 def test_loads_fast_leaves_every_refusal_to_loads_strict(line: str | bytes) -> None:
     with pytest.raises(ValueError):
         loads_fast(line.encode() if isinstance(line, str) else line)
+
+
+# --- depth: measured on the parsed value, in the text scan's words -----------------
+
+
+@settings(max_examples=300, deadline=None)
+@given(JSON_TREES)
+def test_nesting_depth_is_the_depth_the_text_scan_counts(value: Any) -> None:
+    text = json.dumps(value)
+    depth = nesting_depth(value)
+    check_line_limits(text, JsonLimits(max_depth=depth))  # deep enough: passes
+    if depth:
+        with pytest.raises(JsonValueError, match=rf"^nested {depth} levels deep"):
+            check_line_limits(text, JsonLimits(max_depth=depth - 1))
+
+
+@pytest.mark.parametrize("pairs", [33, 2_500, 49_999])
+def test_brackets_inside_strings_never_send_a_line_the_careful_way(pairs: int) -> None:
+    text = json.dumps({"type": "message", "code": "if (a[0]) {" * pairs})
+    brackets = text.count("{") + text.count("[")
+    assert DEFAULT_LIMITS.max_depth < brackets <= DEFAULT_LIMITS.max_containers
+    assert same_json(loads_fast(text.encode()), careful_json(text)[1])
+    assert same_json(loads_strict(text), careful_json(text)[1])
+
+
+@pytest.mark.parametrize("depth", [65, 199, 201, 300, 5_000])
+def test_a_line_nested_too_deep_is_refused_in_the_same_words_on_both_paths(depth: int) -> None:
+    text = '{"a":' + "[" * (depth - 1) + "]" * (depth - 1) + "}"
+    with pytest.raises(ValueError):
+        loads_fast(text.encode())
+    with pytest.raises(JsonValueError, match=rf"^nested {depth} levels deep \(the limit is 64\)$"):
+        loads_strict(text)
+    with pytest.raises(JsonValueError, match=rf"^nested {depth} levels deep"):
+        check_line_limits(text)
+
+
+def test_nesting_up_to_the_limit_is_read_on_the_fast_path() -> None:
+    depth = DEFAULT_LIMITS.max_depth
+    value = json.loads("[" * (depth - 1) + "]" * (depth - 1))
+    text = json.dumps({"a": value, "b": "[" * 100})  # 64 deep, with 164 brackets
+    assert nesting_depth(json.loads(text)) == depth
+    assert same_json(loads_fast(text.encode()), json.loads(text))
+    assert same_json(loads_strict(text), json.loads(text))
