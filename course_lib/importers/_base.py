@@ -21,6 +21,7 @@ __all__ = [
     "NoteLog",
     "PiImportError",
     "PiMissingResultError",
+    "Tally",
     "shown",
 ]
 
@@ -123,6 +124,19 @@ class _Aggregate:
     count: int = 0
 
 
+@dataclass(slots=True)
+class Tally:
+    """Counts one occurrence of several routine drops at once (see ``NoteLog.tally``)."""
+
+    aggregates: tuple[_Aggregate, ...]
+
+    def count(self, line: int | None) -> None:
+        """One more occurrence of each, on ``line``."""
+        for entry in self.aggregates:
+            entry.count += 1
+            entry.last_line = line
+
+
 @dataclass
 class NoteLog:
     """Collects notes in the order they happen; routine drops are aggregated per kind and subject.
@@ -135,9 +149,6 @@ class NoteLog:
 
     notes: list[ImportNote] = field(default_factory=list)
     _aggregates: dict[tuple[str, str], _Aggregate] = field(default_factory=dict)
-    # (kind, subjects) -> their aggregates: a file's records mostly drop the same fields,
-    # so each group of subjects is looked up once, not once per record and subject.
-    _groups: dict[tuple[str, tuple[str, ...]], tuple[_Aggregate, ...]] = field(default_factory=dict)
 
     def add(self, kind: str, line: int | None, entry_id: str | None, detail: str) -> None:
         """Record one specific change."""
@@ -151,17 +162,15 @@ class NoteLog:
         entry.count += 1
         entry.last_line = line
 
-    def aggregate_each(
+    def tally(
         self, kind: str, subjects: tuple[str, ...], line: int | None, entry_id: str | None
-    ) -> None:
-        """``aggregate`` for each of ``subjects``, in order (one call for a record's drops)."""
-        group = self._groups.get((kind, subjects))
-        if group is None:
-            group = tuple(self._aggregate_of(kind, s, line, entry_id) for s in subjects)
-            self._groups[kind, subjects] = group
-        for entry in group:
-            entry.count += 1
-            entry.last_line = line
+    ) -> Tally:
+        """The aggregates of ``subjects``, started here (this line first) where they are new.
+
+        Why a handle: a file's records mostly drop the same fields, so the caller
+        keeps one ``Tally`` per set of fields and counts each record with one call.
+        """
+        return Tally(tuple(self._aggregate_of(kind, s, line, entry_id) for s in subjects))
 
     def _aggregate_of(
         self, kind: str, subject: str, line: int | None, entry_id: str | None

@@ -20,7 +20,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, NoReturn, TypeGuard
 
 from ..text_rules import is_blank
-from ._base import NoteKind, NoteLog, PiImportError, shown
+from ._base import NoteKind, NoteLog, PiImportError, Tally, shown
 from ._pi_summary import map_pi_summary
 
 __all__ = [
@@ -265,9 +265,9 @@ class Converter:
 
     def __init__(self, notes: NoteLog) -> None:
         self.notes = notes
-        # (subject, the keys of a value) -> the notes' subjects for its dropped keys: most
-        # records of a file have the same keys, so each set is worked out once.
-        self._dropped: dict[tuple[str, ...], tuple[str, ...]] = {}
+        # (subject, the keys of a value) -> the tally of its dropped keys: most records
+        # of a file have the same keys, so each set is worked out once.
+        self._dropped: dict[tuple[str, ...], Tally] = {}
 
     # --- shared helpers -------------------------------------------------------
 
@@ -278,12 +278,13 @@ class Converter:
         if value.keys() <= used:
             return  # nothing to drop: one set comparison, the usual case
         keys = (subject, *value)
-        dropped = self._dropped.get(keys)
-        if dropped is None:
+        tally = self._dropped.get(keys)
+        if tally is None:
             dropped = tuple(f"{subject} '{key}'" for key in value if key not in used)
-            self._dropped[keys] = dropped
-        if dropped:
-            self.notes.aggregate_each(NoteKind.FIELD_DROPPED, dropped, line, entry_id)
+            tally = self._dropped[keys] = self.notes.tally(
+                NoteKind.FIELD_DROPPED, dropped, line, entry_id
+            )
+        tally.count(line)
 
     def _string(self, value: dict[str, Any], key: str, where: str, line: int) -> str:
         """A required id or name: blank would break pairing, so it is an error, not a guess."""

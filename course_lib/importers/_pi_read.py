@@ -123,7 +123,18 @@ def take_records(committed: CommittedLines) -> Iterator[RawRecord]:
     while lines:
         raw = lines.pop()
         number += 1
-        record = _fast_record(raw) if type(raw) is bytes else None  # most lines, from bytes
+        record = None
+        # Most lines: an object read from its bytes by ``loads_fast``, with a string ``type``.
+        # Anything else (a blank line too) is read again as text, so every error names its
+        # line in the usual words.
+        if type(raw) is bytes and raw[:1] == b"{":
+            try:
+                value = loads_fast(raw)
+            except ValueError:
+                pass
+            else:
+                if type(value) is dict and type(value.get("type")) is str:
+                    record = value
         if record is None:
             text = raw if isinstance(raw, str) else _decode(raw, number)
             if text[:1] != "{" and is_blank(text):  # a line starting with a brace is never blank
@@ -131,24 +142,6 @@ def take_records(committed: CommittedLines) -> Iterator[RawRecord]:
             record = _parse_line(text, number)
         yield RawRecord(number, index, record)
         index += 1
-
-
-def _fast_record(raw: bytes) -> dict[str, Any] | None:
-    """The record of a line whose bytes ``loads_fast`` accepts; ``None`` sends it the careful way.
-
-    Only an object with a string ``type`` is taken here; anything else (a blank
-    line too) is read again as text, so every error names its line in the usual
-    words.
-    """
-    if not raw.startswith(b"{"):
-        return None
-    try:
-        value = loads_fast(raw)
-    except ValueError:
-        return None
-    if type(value) is dict and type(value.get("type")) is str:
-        return value
-    return None
 
 
 def _decode(raw: bytes, number: int) -> str:

@@ -278,27 +278,27 @@ def _build_drafts(committed: CommittedLines, notes: NoteLog, progress: Progress 
         converter.convert(header.record, line=header.line, entry_id=header_id, parent_id=None)
     ]
     index_ids = {header.index: header_id}
-    types: Counter[str] = Counter({"session": 1})  # the header's type, checked above
-    roles: Counter[str] = Counter()
+    types: dict[str, int] = {"session": 1}  # the header's type, checked above
+    roles: dict[str, int] = {}
     total = 2 * committed.count  # blank lines included: an estimate until all are read
     if progress is not None:
         progress(header.index, total)
     entry_id = header_id
     before = len(notes.notes)
+    convert = converter.convert
     for raw in records:
+        line, record = raw.line, raw.record
         if tree is None:  # v1: ids from line numbers, each entry the child of the one before
-            entry_id, parent_id = _line_id(raw.line, width), entry_id
+            entry_id, parent_id = _line_id(line, width), entry_id
         else:
             entry_id, parent_id = tree.next(raw)
-        record = raw.record
-        drafts.append(
-            converter.convert(record, line=raw.line, entry_id=entry_id, parent_id=parent_id)
-        )
+        drafts.append(convert(record, line=line, entry_id=entry_id, parent_id=parent_id))
         index_ids[raw.index] = entry_id
         kind = record["type"]
-        types[kind] += 1
-        if kind == "message" and isinstance(record.get("message"), dict):
-            roles[record["message"]["role"]] += 1  # converted, so a string
+        types[kind] = types.get(kind, 0) + 1
+        if kind == "message" and isinstance(message := record.get("message"), dict):
+            role = message["role"]  # converted, so a string
+            roles[role] = roles.get(role, 0) + 1
         if progress is not None and raw.index % 100 == 0:
             progress(raw.index, total)
     notes.notes[before:before] = tree_notes.notes
@@ -307,8 +307,8 @@ def _build_drafts(committed: CommittedLines, notes: NoteLog, progress: Progress 
         version=version,
         session_id=session_id if isinstance(session_id, str) else None,
         records=len(drafts),
-        entry_counts=dict(types.most_common()),
-        role_counts=dict(roles.most_common()),
+        entry_counts=dict(Counter(types).most_common()),
+        role_counts=dict(Counter(roles).most_common()),
     )
     return _Built(drafts, index_ids, source)
 
