@@ -249,7 +249,7 @@ def _free_json_is_plain(entry: MessageEntry | MetadataEntry) -> bool:
         return _plain_json(entry.value, 1)
     message = entry.message
     if isinstance(message, ToolResultMessage):
-        return "details" not in message.model_fields_set or _plain_json(message.details, 2)
+        return message.details is None or _plain_json(message.details, 2)  # null is plain
     if isinstance(message, AssistantMessage):
         for block in message.content:  # entry -> message -> content -> block -> arguments
             if block.type == "toolCall" and not _plain_json(block.arguments, 4):

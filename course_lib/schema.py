@@ -333,6 +333,8 @@ def _copy_value(value: Any) -> Any:
     if kind is list:
         return [_copy_value(item) for item in value]
     if kind is dict:
+        if _SCALARS.issuperset(map(type, value.values())):
+            return value.copy()  # most tool arguments: a flat object, copied at C speed
         return {key: _copy_value(item) for key, item in value.items()}
     if isinstance(value, WireModel):
         return _copy_model(value)

@@ -761,6 +761,26 @@ def test_parsing_an_entry_object_returns_an_independent_equal_copy() -> None:
     assert original.message.content[0].arguments == {"path": "context.ts"}
 
 
+@pytest.mark.parametrize(
+    "arguments",
+    [{"path": "a.ts", "n": 1, "ok": True, "none": None}, {"files": ["a.ts"], "opts": {"n": 1}}],
+    ids=["flat", "nested"],
+)
+def test_a_deep_copy_of_a_message_shares_no_argument_container(arguments: dict[str, Any]) -> None:
+    wire = fixture_wire()["calls"]
+    wire["message"]["content"][0]["arguments"] = arguments
+    original = parse_session_entry(wire).message
+    copied = original.model_copy(deep=True)
+    assert copied == original
+    copied_arguments = copied.content[0].arguments
+    assert copied_arguments is not original.content[0].arguments
+    for key, value in copied_arguments.items():
+        if isinstance(value, dict | list):
+            assert value is not original.content[0].arguments[key]
+    copied_arguments["added"] = "x"
+    assert "added" not in original.content[0].arguments
+
+
 def test_details_and_metadata_values_are_copied() -> None:
     details = {"files": ["a.ts"]}
     wire = fixture_wire()["r-test"]
