@@ -208,7 +208,7 @@ def parse_session_entry(value: Any) -> SessionEntry:
     return _validate_checked(checked, label)
 
 
-def parse_fresh_entry(value: dict[str, Any]) -> SessionEntry:
+def parse_fresh_entry(value: dict[str, Any], *, schema_keys_only: bool = False) -> SessionEntry:
     """``parse_session_entry`` for a wire dict built from freshly parsed JSON, without the copy.
 
     Why: copying every value while checking it is most of what an import
@@ -218,13 +218,22 @@ def parse_fresh_entry(value: dict[str, Any]) -> SessionEntry:
     caller hands over a dict sharing no list or dict with anything it keeps.
     Their numbers and nesting are checked here; a compaction, or any problem,
     takes ``parse_session_entry``, which names it in the usual words.
+
+    ``schema_keys_only``: the caller wrote every key of the dict from the schema's
+    own names (the pi importer builds its drafts so), so pydantic's search for a
+    key the schema lacks, a pass over every key of every object, has nothing to
+    find and is skipped. Every rule on the values still runs.
     """
     kind = value.get("type") if type(value) is dict else None
     validator = _FRESH_VALIDATORS.get(kind) if isinstance(kind, str) else None
     if validator is not None:
         try:
             entry: MessageEntry | MetadataEntry = validator.validate_python(
-                value, by_alias=True, by_name=False, context=CHECKED_JSON
+                value,
+                by_alias=True,
+                by_name=False,
+                context=CHECKED_JSON,
+                extra="ignore" if schema_keys_only else None,
             )
         except ValidationError:
             pass

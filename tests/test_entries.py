@@ -597,9 +597,20 @@ def test_an_importer_draft_is_refused_as_the_checking_copy_refuses_it(
 ) -> None:
     wire = fixture_wire()["calls"]
     change(wire)
-    with pytest.raises(SessionEntryError) as fresh:
+    for schema_keys_only in (False, True):  # skipping the unknown-key search skips no other rule
+        with pytest.raises(SessionEntryError) as fresh:
+            parse_fresh_entry(copy.deepcopy(wire), schema_keys_only=schema_keys_only)
+        assert str(fresh.value) == rejected(wire)
+
+
+def test_only_a_caller_that_wrote_the_keys_itself_may_skip_the_unknown_key_search() -> None:
+    """What ``schema_keys_only`` promises the caller has made sure of: no key the schema lacks."""
+    wire = fixture_wire()["calls"]
+    wire["message"]["api"] = "anthropic-messages"
+    with pytest.raises(SessionEntryError, match="api"):
         parse_fresh_entry(copy.deepcopy(wire))
-    assert str(fresh.value) == rejected(wire)
+    entry = parse_fresh_entry(copy.deepcopy(wire), schema_keys_only=True)
+    assert "api" not in entry.message.to_wire()
 
 
 def nested(depth: int) -> Any:

@@ -840,6 +840,72 @@ def test_the_first_problem_in_the_file_is_the_one_reported() -> None:
         import_pi_text(text)
 
 
+def every_form_with_unknown_fields() -> str:
+    """A pi file in which every object, at every level, carries a field no course form has."""
+    extra: dict[str, Any] = {"unknownField": {"nested": [1, 2.5, None]}}
+    image = {"type": "image", "mimeType": "image/png", "data": "AAAA", **extra}
+    thinking = {"type": "thinking", "thinking": "hm", **extra}
+    calling = assistant(
+        {**say("t"), **extra}, {**call("c1"), "partialJson": "{", **extra}, thinking, stop="toolUse"
+    )
+    calling["usage"] = {"input": 1, "output": 2, "cacheRead": 0, "cost": {"total": 0}, **extra}
+    answer = {**result("c1"), "content": [{**say("ok"), **extra}, image], "details": {"n": 2}}
+    records = [
+        {**header(), **extra},
+        {**v1({**user("plain"), **extra}), **extra},
+        v1({**user("x"), "content": [{**say("blocks"), **extra}, image], **extra}),
+        v1({**calling, "api": "x", **extra}),
+        v1({**answer, **extra}),
+        {"type": "model_change", "timestamp": iso(5), "provider": "p", "modelId": "m", **extra},
+        v1({"role": "bashExecution", "command": "ls", "output": "a", "exitCode": 0, **extra}),
+        {
+            "type": "custom_message",
+            "timestamp": iso(7),
+            "content": [{**say("c"), **extra}],
+            **extra,
+        },
+        {"type": "branch_summary", "timestamp": iso(8), "summary": "s", "fromId": "x", **extra},
+        v1({"role": "custom", "content": "cm", "timestamp": 9, **extra}),
+        v1({"role": "compactionSummary", "summary": "cs", "timestamp": 10, **extra}),
+    ]
+    return pi_text(*records)
+
+
+@pytest.mark.parametrize("source", ["sample", "v2-repairs", "v3-tree", "unknown fields"])
+def test_every_draft_holds_only_schema_keys_so_the_unknown_key_search_can_be_skipped(
+    source: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The importer writes each draft's keys from the schema's own names (pi's other fields are
+    noted and left out), so its drafts skip pydantic's search for unknown keys: each one is
+    also read with the search, and must read the same."""
+    import copy
+
+    from course_lib import entries
+    from course_lib.importers import pi
+
+    read_twice: list[str] = []
+
+    def with_the_search_too(value: dict[str, Any], *, schema_keys_only: bool = False) -> Any:
+        assert schema_keys_only
+        searched = entries.parse_fresh_entry(copy.deepcopy(value))  # an unknown key: refused
+        entry = entries.parse_fresh_entry(value, schema_keys_only=True)
+        assert entry == searched
+        read_twice.append(entry.id)
+        return entry
+
+    monkeypatch.setattr(pi, "parse_fresh_entry", with_the_search_too)
+    if source == "sample":
+        imported = import_pi_session(SAMPLE)
+    elif source == "unknown fields":
+        imported = import_pi_text(every_form_with_unknown_fields())
+    else:
+        imported = import_pi_session(PI_DATA / f"{source}.jsonl")
+    assert read_twice == [entry.id for entry in imported.entries]
+    if source == "unknown fields":
+        dropped = [n.detail for n in imported.notes if n.kind == "field_dropped"]
+        assert sum("'unknownField'" in detail for detail in dropped) == 12  # one per course form
+
+
 def test_lines_are_let_go_as_they_are_read() -> None:
     from course_lib.importers._pi_read import split_pi_bytes, take_records
 

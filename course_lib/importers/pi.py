@@ -318,25 +318,29 @@ def _parse_drafts(
 ) -> list[SessionEntry]:
     """Every draft crosses the course boundary; a refusal names the pi line.
 
-    The drafts were built fresh from parsed JSON and share no list or dict, so
-    each entry takes over its draft's values instead of copying them (unless
-    ``careful``); the list is emptied as they become entries. Progress
-    continues from the build phase: ``records`` steps each, ``2 * records`` in all.
+    The drafts were built fresh from parsed JSON, each key written from the course
+    schema's own names, and share no list or dict, so each entry takes over its
+    draft's values instead of copying them and skips the search for unknown
+    keys (unless ``careful``); the list is emptied as they become entries.
+    Progress continues from the build phase: ``records`` steps each, ``2 * records``
+    in all.
     """
-    parse = parse_session_entry if careful else parse_fresh_entry
     entries: list[SessionEntry] = []
     count = len(drafts)
     drafts.reverse()  # popped from the end: each draft is let go once it is an entry
     while drafts:
         draft = drafts.pop()
         try:
-            entries.append(parse(draft.wire))
+            entries.append(
+                parse_session_entry(draft.wire)
+                if careful
+                else parse_fresh_entry(draft.wire, schema_keys_only=True)
+            )
         except SessionEntryError as error:
             if draft.line is None:
                 raise PiImportError(f"an entry the importer added: {error}") from error
             raise PiImportError(str(error), line=draft.line) from error
-        position = len(entries) - 1
-        if progress is not None and position % 100 == 0:
+        if progress is not None and (position := len(entries) - 1) % 100 == 0:
             progress(records + position * records // count, 2 * records)
     if progress is not None:
         progress(2 * records, 2 * records)
