@@ -9,13 +9,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, cast
 
 from pydantic import Field, TypeAdapter, ValidationError
 from pydantic_core import ErrorDetails
 
 from .errors import SessionEntryError
-from .messages import AgentMessage, AssistantMessage, SystemMessage, ToolResultMessage, UserMessage
+from .messages import (
+    AgentMessage,
+    AssistantMessage,
+    SystemMessage,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+)
 from .schema import (
     CHECKED_JSON,
     FiniteNumber,
@@ -28,6 +35,7 @@ from .schema import (
 from .text_rules import is_blank
 from .wire import (
     DEFAULT_LIMITS,
+    MAX_SAFE_INTEGER,
     JsonLimits,
     JsonValueError,
     check_line_limits,
@@ -254,14 +262,16 @@ _FRESH_VALIDATORS = {
 def _free_json_is_plain(entry: MessageEntry | MetadataEntry) -> bool:
     """True when the entry's free JSON values hold only numbers the course can hold, and are
     nested no deeper than ``copy_json_value`` allows (counted from the entry, as it counts)."""
-    if isinstance(entry, MetadataEntry):
+    # Compared by exact type: the validators make exactly these classes, never a subclass,
+    # and ``isinstance`` on a model class costs a call to the metaclass when it is not one.
+    if type(entry) is MetadataEntry:
         return _plain_json(entry.value, 1)
-    message = entry.message
-    if isinstance(message, ToolResultMessage):
+    message = cast(MessageEntry, entry).message
+    if type(message) is ToolResultMessage:
         return message.details is None or _plain_json(message.details, 2)  # null is plain
-    if isinstance(message, AssistantMessage):
+    if type(message) is AssistantMessage:
         for block in message.content:  # entry -> message -> content -> block -> arguments
-            if block.type == "toolCall" and not _plain_json(block.arguments, 4):
+            if type(block) is ToolCall and not _plain_json(block.arguments, 4):
                 return False
     return True
 
@@ -286,7 +296,10 @@ def _plain_json(value: Any, depth: int, limits: JsonLimits = DEFAULT_LIMITS) -> 
                 below.extend(item.values())
             elif kind is list:
                 below.extend(item)
-            elif (kind is int or kind is float) and not _plain_number(item):
+            elif kind is int:  # most numbers: one comparison, no call
+                if not -MAX_SAFE_INTEGER <= item <= MAX_SAFE_INTEGER:
+                    return False
+            elif kind is float and not _plain_number(item):
                 return False
         level = below
         depth += 1

@@ -913,8 +913,8 @@ def test_lines_are_let_go_as_they_are_read() -> None:
     committed = split_pi_bytes(data)
     assert (committed.count, committed.last_record_line, committed.tail_line) == (5, 3, None)
     records = take_records(committed)
-    first = next(records)
-    assert (first.line, first.index, first.record["type"]) == (1, 0, "session")
+    line, index, record = next(records)
+    assert (line, index, record["type"]) == (1, 0, "session")
     assert len(committed.lines) == 4  # the header's line is no longer held
-    assert [r.line for r in records] == [2, 3]
+    assert [line for line, _index, _record in records] == [2, 3]
     assert committed.lines == []

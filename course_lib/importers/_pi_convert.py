@@ -79,6 +79,10 @@ _BASH_FIELDS = frozenset(
 # The usage counts pi records, in the order they are checked; the first two are required.
 _USAGE_COUNTS = ("input", "output", "cacheRead", "cacheWrite", "totalTokens")
 _REQUIRED_USAGE = ("input", "output")
+_TOTAL_COMPUTED = (
+    "usage.totalTokens absent: computed as input + output + cacheRead + cacheWrite "
+    "(pi's own fallback)"
+)
 _METADATA_TYPES = ("model_change", "thinking_level_change", "session_info", "label", "custom")
 _STOP_REASONS = ("stop", "length", "toolUse", "error", "aborted")
 _STOP_REASON_ALIASES = {
@@ -265,8 +269,9 @@ class Converter:
 
     def __init__(self, notes: NoteLog) -> None:
         self.notes = notes
-        # (subject, the keys of a value) -> the tally of its dropped keys: most records
-        # of a file have the same keys, so each set is worked out once.
+        # (subject, the keys of a value) -> the tally of its routine notes (dropped keys; for a
+        # usage, a computed total too): most records of a file have the same keys, so each
+        # set is worked out once.
         self._dropped: dict[tuple[str, ...], Tally] = {}
 
     # --- shared helpers -------------------------------------------------------
@@ -306,7 +311,8 @@ class Converter:
         for position, block in enumerate(content):
             kind = block.get("type") if isinstance(block, dict) else None
             if kind == "text" and isinstance(text := block.get("text"), str):
-                self._drop_rest(block, _TEXT_BLOCK_FIELDS, "text block field", line, entry_id)
+                if not block.keys() <= _TEXT_BLOCK_FIELDS:
+                    self._drop_rest(block, _TEXT_BLOCK_FIELDS, "text block field", line, entry_id)
                 blocks.append(_text_block(text))
             elif kind == "image":
                 images.append(image_placeholder(block))
@@ -360,7 +366,8 @@ class Converter:
 
     def _user(self, message: dict[str, Any], line: int, entry_id: str, ts: Any) -> dict[str, Any]:
         """A user message: its content becomes text blocks (images become placeholders)."""
-        self._drop_rest(message, _USER_FIELDS, "user message field", line, entry_id)
+        if not message.keys() <= _USER_FIELDS:
+            self._drop_rest(message, _USER_FIELDS, "user message field", line, entry_id)
         return {
             "role": "user",
             "content": self._content(message.get("content"), "message", line, entry_id),
@@ -394,7 +401,8 @@ class Converter:
                 f"tool call {call_id!r}: the {len(raw):,} characters pi streamed before the "
                 "turn ended (partialJson) kept as rawArguments",
             )
-        self._drop_rest(block, _TOOL_CALL_FIELDS, "toolCall block field", line, entry_id)
+        if not block.keys() <= _TOOL_CALL_FIELDS:
+            self._drop_rest(block, _TOOL_CALL_FIELDS, "toolCall block field", line, entry_id)
         return call
 
     def _refuse_tool_call(self, block: dict[str, Any], where: str, line: int) -> NoReturn:
@@ -416,7 +424,8 @@ class Converter:
         for position, block in enumerate(content):
             kind = block.get("type") if isinstance(block, dict) else None
             if kind == "text" and isinstance(text := block.get("text"), str):
-                self._drop_rest(block, _TEXT_BLOCK_FIELDS, "text block field", line, entry_id)
+                if not block.keys() <= _TEXT_BLOCK_FIELDS:
+                    self._drop_rest(block, _TEXT_BLOCK_FIELDS, "text block field", line, entry_id)
                 blocks.append(_text_block(text))
             elif kind == "toolCall":
                 blocks.append(self._tool_call(block, position, line, entry_id))
@@ -456,20 +465,32 @@ class Converter:
             counts = _checked_counts(usage, line)
         total = usage.get("totalTokens", _ABSENT)
         if total is _ABSENT:
-            self.notes.aggregate(
-                NoteKind.USAGE_TOTAL_COMPUTED,
-                "usage.totalTokens absent: computed as input + output + cacheRead + cacheWrite "
-                "(pi's own fallback)",
-                line,
-                entry_id,
-            )
-            total = sum(counts)
+            total = sum(counts)  # pi's own fallback, noted below
         elif not _is_number(total):
             raise PiImportError(
                 f"message.usage.totalTokens must be a number, got {shown(total)}", line=line
             )
-        self._drop_rest(usage, _USAGE_FIELDS, "assistant usage field", line, entry_id)
+        if usage.keys() != _USAGE_FIELDS:  # the course's three counts, and nothing else
+            self._usage_notes(usage, line, entry_id)
         return {"input": counts[0], "output": counts[1], "totalTokens": total}
+
+    def _usage_notes(self, usage: dict[str, Any], line: int, entry_id: str) -> None:
+        """Note (aggregated) a total computed by pi's fallback and the counts with no course field.
+
+        Both depend only on the usage's keys, so each set of keys is worked out once.
+        """
+        keys = ("usage", *usage)
+        tally = self._dropped.get(keys)
+        if tally is None:
+            computed = () if "totalTokens" in usage else (_TOTAL_COMPUTED,)
+            dropped = tuple(
+                f"assistant usage field '{key}'" for key in usage if key not in _USAGE_FIELDS
+            )
+            tally = self._dropped[keys] = Tally(
+                self.notes.tally(NoteKind.USAGE_TOTAL_COMPUTED, computed, line, entry_id).aggregates
+                + self.notes.tally(NoteKind.FIELD_DROPPED, dropped, line, entry_id).aggregates
+            )
+        tally.count(line)
 
     def _stop_reason(self, value: Any, line: int, entry_id: str) -> str:
         """A provider's spelling of a stop reason mapped to the course's, with a note.
@@ -549,7 +570,10 @@ class Converter:
             wire["details"] = message["details"]
         wire["isError"] = is_error
         wire["timestamp"] = ts
-        self._drop_rest(message, _TOOL_RESULT_FIELDS, "toolResult message field", line, entry_id)
+        if not message.keys() <= _TOOL_RESULT_FIELDS:
+            self._drop_rest(
+                message, _TOOL_RESULT_FIELDS, "toolResult message field", line, entry_id
+            )
         return wire
 
     def message(
@@ -617,7 +641,8 @@ class Converter:
                 kind, record, line, {"id": entry_id, "parentId": parent_id, "timestamp": ts}
             )
         # A message entry, most of a file: its wire is built in one go.
-        self._drop_rest(record, _MESSAGE_ENTRY_FIELDS, "message entry field", line, entry_id)
+        if not record.keys() <= _MESSAGE_ENTRY_FIELDS:
+            self._drop_rest(record, _MESSAGE_ENTRY_FIELDS, "message entry field", line, entry_id)
         message, metadata = self.message(record.get("message"), line, entry_id, ts)
         wire: dict[str, Any] = {"id": entry_id, "parentId": parent_id, "timestamp": ts}
         if message is not None:

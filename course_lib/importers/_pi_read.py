@@ -35,18 +35,14 @@ __all__ = [
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
 
 
-@dataclass(slots=True)
-class RawRecord:
-    """One committed, non-blank line: its physical line number, its index and its JSON.
+RawRecord = tuple[int, int, dict[str, Any]]
+"""One committed, non-blank line: ``(line, index, record)``.
 
-    A slotted dataclass, not a NamedTuple: a tuple's field named ``index`` would hide
-    ``tuple.index``. Not frozen: one is made per line, and a frozen dataclass sets
-    each field through ``object.__setattr__``, several times slower.
-    """
-
-    line: int  # 1-based physical line (blank lines counted)
-    index: int  # 0-based among non-blank records, header included (pi's entry index)
-    record: dict[str, Any]
+``line`` is its 1-based physical line (blank lines counted), ``index`` its 0-based
+position among the non-blank records, header included (pi's entry index), and
+``record`` its JSON object. A plain tuple: one is made for every line of a file,
+and the reader unpacks it at once.
+"""
 
 
 @dataclass
@@ -140,7 +136,7 @@ def take_records(committed: CommittedLines) -> Iterator[RawRecord]:
             if text[:1] != "{" and is_blank(text):  # a line starting with a brace is never blank
                 continue
             record = _parse_line(text, number)
-        yield RawRecord(number, index, record)
+        yield number, index, record
         index += 1
 
 

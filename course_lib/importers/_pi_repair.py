@@ -103,6 +103,17 @@ class RepairOutcome:
     leaf_id: str
 
 
+def _is_chain(drafts: list[Draft]) -> bool:
+    """Whether the first entry is the root and every other one hangs under the entry before it."""
+    parent_id = None
+    for draft in drafts:
+        wire = draft.wire
+        if wire["parentId"] != parent_id:
+            return False
+        parent_id = wire["id"]
+    return True
+
+
 def _children(drafts: list[Draft]) -> dict[str | None, list[Draft]]:
     """Children of each entry in file order (``None`` holds the roots)."""
     children: dict[str | None, list[Draft]] = {}
@@ -145,19 +156,38 @@ class _Walker:
     """One depth-first walk over the tree, carrying each path's open interaction."""
 
     def __init__(self, drafts: list[Draft], notes: NoteLog) -> None:
-        self.children = _children(drafts)
+        self.drafts = drafts
         self.notes = notes
         self.findings = _Findings()
 
     def walk(self) -> _Findings:
-        """Visit every entry once, each with the open interaction of its own path.
+        """Visit every entry once, each with the open interaction of its own path."""
+        if _is_chain(self.drafts):
+            self._walk_chain()
+        else:
+            self._walk_tree()
+        return self.findings
+
+    def _walk_chain(self) -> None:
+        """A file that is one path (every v1 file, many v2/v3 ones): its entries in file order.
+
+        Why a way of its own: the walk needs no map of children and no stack
+        when each entry's only child is the entry after it.
+        """
+        state = _PathState()
+        for draft in self.drafts:
+            state = self._visit(draft, state)
+        self._end_branch(self.drafts[-1].wire["id"], state)
+
+    def _walk_tree(self) -> None:
+        """A tree of branches, depth first.
 
         An only child (most entries of a file) is visited right after its parent,
         with the same state; only the children of a branching entry wait on the
         stack, each with a copy of its own. The order is depth-first either way.
         An edge (parent id, child id) is made only where a finding needs one.
         """
-        children, findings = self.children, self.findings
+        children = _children(self.drafts)
         stack = [(root, _PathState()) for root in reversed(children.get(None, []))]
         while stack:
             draft, state = stack.pop()
@@ -165,16 +195,19 @@ class _Walker:
                 state = self._visit(draft, state)
                 entry_id = draft.wire["id"]
                 kids = children.get(entry_id)
-                if kids is None:  # a branch ends here
-                    end: Edge = (entry_id, None)
-                    _end_turn(state, end)
-                    _close(state, end, findings)
+                if kids is None:
+                    self._end_branch(entry_id, state)
                     break
                 if len(kids) > 1:
                     stack.extend((kid, state.copy()) for kid in reversed(kids))
                     break
                 draft = kids[0]
-        return findings
+
+    def _end_branch(self, entry_id: str, state: _PathState) -> None:
+        """A branch ends after ``entry_id``: its open turn and interaction end with it."""
+        end: Edge = (entry_id, None)
+        _end_turn(state, end)
+        _close(state, end, self.findings)
 
     def _visit(self, draft: Draft, state: _PathState) -> _PathState:
         """Update the path's interaction for one entry; returns the state its children inherit."""
@@ -515,14 +548,14 @@ def _paths_to_compactions(drafts: list[Draft]) -> Iterator[tuple[Draft, _PathInd
         stack.extend((kid, depth + 1) for kid in reversed(children.get(draft.id, [])))
 
 
-def _target_id(compaction: Draft, index_ids: dict[int, str]) -> str | None:
+def _target_id(compaction: Draft, index_ids: list[str]) -> str | None:
     """The course id of pi's first kept entry (an index past the end is an error)."""
     ref = compaction.first_kept
     assert ref is not None
     if ref.entry_id is not None:
         return ref.entry_id
     assert ref.index is not None
-    if ref.index not in index_ids:
+    if ref.index >= len(index_ids):
         raise PiImportError(
             f"compaction firstKeptEntryIndex {ref.index} is past the end of the file",
             line=compaction.line,
@@ -556,9 +589,7 @@ def _how_far(path: _PathIndex, target: int, start: int) -> str:
     return f"{moved} entries later: the messages between were neither summarised nor kept"
 
 
-def _resolve(
-    compaction: Draft, path: _PathIndex, index_ids: dict[int, str], header_id: str
-) -> _Kept:
+def _resolve(compaction: Draft, path: _PathIndex, index_ids: list[str], header_id: str) -> _Kept:
     """The user message a compaction keeps from, on its own path."""
     target = _target_id(compaction, index_ids)
     if target == header_id:
@@ -586,7 +617,7 @@ def _resolve(
 
 
 def resolve_first_kept(
-    drafts: list[Draft], index_ids: dict[int, str], header_id: str, notes: NoteLog
+    drafts: list[Draft], index_ids: list[str], header_id: str, notes: NoteLog
 ) -> None:
     """Set each compaction's ``firstKeptEntryId`` to a user message before it on its path.
 

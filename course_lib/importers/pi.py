@@ -197,16 +197,16 @@ def _header_version(header: RawRecord | None, committed: CommittedLines) -> int:
             else ""
         )
         raise PiImportError(f"no committed line: not a pi session file (no header){torn}")
-    if not is_pi_session_header(header.record):
+    line, _index, record = header
+    if not is_pi_session_header(record):
         raise PiImportError(
-            f"the first entry has type {shown(header.record['type'])}, not a pi 'session' header",
-            line=header.line,
+            f"the first entry has type {shown(record['type'])}, not a pi 'session' header",
+            line=line,
         )
-    version = header.record.get("version", 1)
+    version = record.get("version", 1)
     if isinstance(version, bool) or version not in SUPPORTED_VERSIONS:
         raise PiImportError(
-            f"unsupported pi session version {shown(version)} (supported: 1, 2, 3)",
-            line=header.line,
+            f"unsupported pi session version {shown(version)} (supported: 1, 2, 3)", line=line
         )
     return int(version)  # 1.0 == 1 passes the check; the source records the int
 
@@ -224,27 +224,27 @@ class _TreeIds:
         self.seen = {header_id}
         self.notes = notes
 
-    def next(self, raw: RawRecord) -> tuple[str, str]:
-        """The course id and parent of the record after the ones seen so far."""
-        entry_id, parent = raw.record.get("id"), raw.record.get("parentId")
+    def next(self, line: int, record: dict[str, Any]) -> tuple[str, str]:
+        """The course id and parent of the record (on ``line``) after the ones seen so far."""
+        entry_id, parent = record.get("id"), record.get("parentId")
         if not isinstance(entry_id, str) or is_blank(entry_id):
             raise PiImportError(
-                f"entry id must be a non-blank string, got {shown(entry_id)}", line=raw.line
+                f"entry id must be a non-blank string, got {shown(entry_id)}", line=line
             )
         if entry_id in self.seen:
-            raise PiImportError(f"duplicate entry id {entry_id!r}", line=raw.line)
+            raise PiImportError(f"duplicate entry id {entry_id!r}", line=line)
         if parent is None:
             parent = self.header_id
             self.notes.add(
                 NoteKind.ROOT_REPARENTED,
-                raw.line,
+                line,
                 entry_id,
                 f"a root entry of the pi tree: hung under the header entry {self.header_id}",
             )
         elif not isinstance(parent, str) or parent not in self.seen:
             raise PiImportError(
                 f"entry {entry_id}: parent {shown(parent)} does not appear on an earlier line",
-                line=raw.line,
+                line=line,
             )
         self.seen.add(entry_id)
         return entry_id, parent
@@ -255,7 +255,7 @@ class _Built:
     """The drafts of a file, pi's record index -> course id, and what the file held."""
 
     drafts: list[Draft]
-    index_ids: dict[int, str]
+    index_ids: list[str]  # the course id of each record, at pi's index of it
     source: PiSource
 
 
@@ -270,39 +270,39 @@ def _build_drafts(committed: CommittedLines, notes: NoteLog, progress: Progress 
     header = next(records, None)
     version = _header_version(header, committed)
     assert header is not None
-    header_id = _line_id(header.line, width)
+    header_line, header_index, header_record = header
+    header_id = _line_id(header_line, width)
     tree_notes = NoteLog()
     tree = _TreeIds(header_id, tree_notes) if version != 1 else None
     converter = Converter(notes)
     drafts = [
-        converter.convert(header.record, line=header.line, entry_id=header_id, parent_id=None)
+        converter.convert(header_record, line=header_line, entry_id=header_id, parent_id=None)
     ]
-    index_ids = {header.index: header_id}
+    index_ids = [header_id]  # pi counts the records from 0, the header first
     types: dict[str, int] = {"session": 1}  # the header's type, checked above
     roles: dict[str, int] = {}
     total = 2 * committed.count  # blank lines included: an estimate until all are read
     if progress is not None:
-        progress(header.index, total)
+        progress(header_index, total)
     entry_id = header_id
     before = len(notes.notes)
     convert = converter.convert
-    for raw in records:
-        line, record = raw.line, raw.record
+    for line, index, record in records:
         if tree is None:  # v1: ids from line numbers, each entry the child of the one before
             entry_id, parent_id = _line_id(line, width), entry_id
         else:
-            entry_id, parent_id = tree.next(raw)
+            entry_id, parent_id = tree.next(line, record)
         drafts.append(convert(record, line=line, entry_id=entry_id, parent_id=parent_id))
-        index_ids[raw.index] = entry_id
+        index_ids.append(entry_id)
         kind = record["type"]
         types[kind] = types.get(kind, 0) + 1
         if kind == "message" and isinstance(message := record.get("message"), dict):
             role = message["role"]  # converted, so a string
             roles[role] = roles.get(role, 0) + 1
-        if progress is not None and raw.index % 100 == 0:
-            progress(raw.index, total)
+        if progress is not None and index % 100 == 0:
+            progress(index, total)
     notes.notes[before:before] = tree_notes.notes
-    session_id = header.record.get("id")
+    session_id = header_record.get("id")
     source = PiSource(
         version=version,
         session_id=session_id if isinstance(session_id, str) else None,
