@@ -279,7 +279,13 @@ class Converter:
     def _drop_rest(
         self, value: dict[str, Any], used: frozenset[str], subject: str, line: int, entry_id: str
     ) -> None:
-        """Note (aggregated) every field of ``value`` the course schema has no place for."""
+        """Note (aggregated) every field of ``value`` the course schema has no place for.
+
+        The callers that run for nearly every record (message entries, user and
+        tool-result messages, text and tool-call blocks) make the comparison below
+        themselves and call only when there is a field to note; the rarer ones
+        leave it to this check.
+        """
         if value.keys() <= used:
             return  # nothing to drop: one set comparison, the usual case
         keys = (subject, *value)
