@@ -22,6 +22,7 @@ test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy course_lib
+	$(BIN)/pytest --doctest-modules course_lib/base course_lib/chapter
 	$(BIN)/pytest --nbval --nbval-current-env tests notebooks
 
 # JupyterLab serves the repository root, so its file browser shows practice/ and its
@@ -46,12 +47,8 @@ lint: $(STAMP)
 # The rules' own tests: they need only `pip install .` (pydantic, filelock) plus pytest and
 # hypothesis. `make test-rules` installs the lowest versions pyproject.toml allows (uv's
 # lowest-direct resolution) into .venv-rules, a non-editable install, and runs them there.
-RULE_TESTS := tests/test_bad_inputs.py tests/test_conformance.py tests/test_data_files.py \
-	tests/test_entries.py tests/test_fast_reading.py tests/test_fixture_numbers.py \
-	tests/test_fuzz_boundaries.py tests/test_lab_11_1.py tests/test_lab_11_2.py \
-	tests/test_lab_11_3.py tests/test_lab_11_4.py tests/test_lab_11_5.py tests/test_layout.py \
-	tests/test_ledger.py tests/test_messages.py tests/test_properties.py \
-	tests/test_reliability_stores.py tests/test_stores.py tests/test_summary.py
+# The folders mirror course_lib's layers; every test in these needs nothing more.
+RULE_TESTS := tests/base tests/chapter tests/labs tests/project
 RULES_VENV := .venv-rules
 
 test-rules:
@@ -63,6 +60,8 @@ test-rules:
 	$(RULES_VENV)/bin/python -m uv pip list --python $(RULES_VENV)/bin/python | grep -Ei '^(pydantic|filelock|jiter|pytest|hypothesis) '
 	cd $(RULES_VENV) && bin/python -m pytest -q -p no:cacheprovider --rootdir .. -c ../pyproject.toml \
 		$(addprefix ../,$(RULE_TESTS))
+	cd $(RULES_VENV) && bin/python -m pytest -q -p no:cacheprovider --rootdir .. -c ../pyproject.toml \
+		--doctest-modules --pyargs course_lib.base course_lib.chapter
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'

@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from course_lib import budget_ledger, build_context, chapter_fixture
-from course_lib.estimators import EstimatorError, bpe_estimator, chars_estimator
-from course_lib.importers import import_pi_session
+from course_lib.beyond.estimators import EstimatorError, bpe_estimator, chars_estimator
+from course_lib.beyond.importers import import_pi_session
 
 SAMPLE = Path(__file__).resolve().parent.parent / "data" / "pi-sessions" / "large-session.v1.jsonl"
 PI_WINDOW, PI_RESERVED = 200_000, 16_384

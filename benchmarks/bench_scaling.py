@@ -43,9 +43,10 @@ from typing import Any
 
 from benchmarks.bench_build_context import SAMPLE, Figure, paired_seconds, peak_bytes, render
 from course_lib import JsonlSessionStore, MessageEntry, build_context
-from course_lib.estimators import chars_estimator
-from course_lib.importers import import_pi_session
-from course_lib.pricing import Estimator, Number
+from course_lib.base.pricing import Estimator, Number
+from course_lib.base.wire import dumps_line
+from course_lib.beyond.estimators import chars_estimator
+from course_lib.beyond.importers import import_pi_session
 from course_lib.views.trimmers import (
     COMPARISON_PATHS,
     COMPARISON_SEED,
@@ -57,7 +58,6 @@ from course_lib.views.trimmers import (
     trimmer_comparison,
     words,
 )
-from course_lib.wire import dumps_line
 
 SIZES = (1_000, 10_000, 100_000)
 QUICK_SIZES = (1_000, 10_000)

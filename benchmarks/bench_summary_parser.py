@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from course_lib.importers._pi_summary import map_pi_summary
+from course_lib.beyond.importers._pi_summary import map_pi_summary
 
 OLD_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 SIZE = 50_000  # N for the current parser; every shape is also parsed at 10N

@@ -1,20 +1,16 @@
 """Chapter 11 workbook: an append-only session history rebuilt, per model call, to a budget.
 
-Everything the labs, notebooks and tests use is importable from here; the
-modules are listed in the order the chapter teaches them.
+Everything the labs, notebooks and tests use is importable from here. The
+package has layers, each importing only those before it:
+
+* ``course_lib.base``     the boundary and the machinery (wire rules, readers, copier, locking)
+* ``course_lib.chapter``  the chapter's rules, in the chapter's order: what a student reads and writes
+* ``course_lib.beyond``   real sessions and real tokenizers (the pi importer, estimators)
+* ``course_lib.views``    the notebooks' tables, explorers and plots
+* ``course_lib.track``, ``course_lib.tools``  the practice track, grading and the ``course-lab`` CLI
 """
 
-from .budget import BuildContextResult, TokenProjection, build_context
-from .compaction import create_compaction_entry
-from .entries import (
-    CompactionEntry,
-    CompactionSummary,
-    MessageEntry,
-    MetadataEntry,
-    SessionEntry,
-    parse_session_entry,
-)
-from .errors import (
+from .base.errors import (
     BudgetError,
     CompactionError,
     CourseError,
@@ -23,8 +19,26 @@ from .errors import (
     SessionFileError,
     SessionStoreError,
 )
-from .estimators import bpe_estimator, chars_estimator
-from .fixture import (
+from .base.stores import RepairResult, SessionReadResult, UnterminatedTailWarning
+from .beyond.estimators import bpe_estimator, chars_estimator
+from .beyond.importers import ImportNote, ImportResult, import_pi_session
+from .chapter.budget import (
+    BudgetPlan,
+    BuildContextResult,
+    TokenProjection,
+    build_context,
+    plan_budget,
+)
+from .chapter.compaction import create_compaction_entry
+from .chapter.entries import (
+    CompactionEntry,
+    CompactionSummary,
+    MessageEntry,
+    MetadataEntry,
+    SessionEntry,
+    parse_session_entry,
+)
+from .chapter.fixture import (
     FIXTURE_TOKENS,
     chapter_fixture,
     chapter_fixture_after_compaction,
@@ -32,10 +46,9 @@ from .fixture import (
     fixture_summary,
     system_replay_fixture,
 )
-from .groups import InteractionGroup, group_interactions
-from .importers import ImportNote, ImportResult, import_pi_session
-from .ledger import LedgerRow, budget_ledger
-from .messages import (
+from .chapter.groups import InteractionGroup, group_interactions
+from .chapter.ledger import LedgerRow, budget_ledger, ledger_from_plan
+from .chapter.messages import (
     AgentMessage,
     AssistantMessage,
     SystemMessage,
@@ -53,23 +66,20 @@ from .messages import (
     tool_result,
     user_message,
 )
-from .stores import (
-    InMemorySessionStore,
-    JsonlSessionStore,
-    RepairResult,
-    SessionReadResult,
-    UnterminatedTailWarning,
-    messages_on_path,
-    path_to,
-    read_session_file,
-    recover_jsonl,
-)
-from .summary import (
+from .chapter.restoring import (
     SUMMARY_LABELS_EN,
     SUMMARY_LABELS_ZH,
     SummaryLabels,
     render_summary,
     summary_message,
+)
+from .chapter.sessions import (
+    InMemorySessionStore,
+    JsonlSessionStore,
+    messages_on_path,
+    path_to,
+    read_session_file,
+    recover_jsonl,
 )
 
 __all__ = [
@@ -79,6 +89,7 @@ __all__ = [
     "AgentMessage",
     "AssistantMessage",
     "BudgetError",
+    "BudgetPlan",
     "BuildContextResult",
     "CompactionEntry",
     "CompactionError",
@@ -122,9 +133,11 @@ __all__ = [
     "fixture_summary",
     "group_interactions",
     "import_pi_session",
+    "ledger_from_plan",
     "messages_on_path",
     "parse_session_entry",
     "path_to",
+    "plan_budget",
     "read_session_file",
     "recover_jsonl",
     "render_summary",

@@ -4,38 +4,22 @@ By default every test runs against the reference ``course_lib``; the hooks
 below do nothing at all without ``--impl``.
 
 With ``--impl DIR`` the tests run against a student's practice package
-(``course-lab practice 11 DIR``) instead, in two ways:
+(``course-lab practice 11 DIR``: the chapter layer alone) instead:
 
-* The lab checks (``tests/test_lab_11_*.py``) ask for it explicitly: their
-  tests take the ``impl`` fixture, which is the practice package.
-* The wider suite (``tests/test_entries.py`` and the other modules that
-  ``course-lab check LAB --extended`` adds, see
-  ``course_lib.track.checks.EXTENDED_TEST_MODULES``) imports the chapter's names
-  from ``course_lib`` as any user of the library does. ``pytest_configure``
-  runs before any test module is imported; with ``--impl`` it loads the
-  practice package and switches ``course_lib`` over to it:
-
-  1. ``sys.modules["course_lib.<module>"]`` and the attribute
-     ``course_lib.<module>`` become the practice package's module, for every
-     module the practice package holds (``entries``, ``groups``, ``budget``,
-     ``compaction``, ``summary``, ``ledger``, ``fixture``, and the given
-     ``errors``, ``wire``, ``schema``, ``messages``, ``stores``); every public
-     name the practice package exports replaces the same name on the
-     ``course_lib`` package. So ``from course_lib import build_context`` and
-     ``from course_lib.wire import dumps_line`` give the student's code.
-  2. ``course_lib`` modules the practice package does not hold stay the
-     reference's code, built on the practice package's modules, so that a test
-     never mixes two sets of classes. Those a test imports later
-     (``fixture_files``, ``frames``, ``widgets`` ...) do that by themselves;
-     those ``import course_lib`` had already loaded (``estimators``,
-     ``importers``) are imported once more after step 1.
-
+* The lab checks ask for it explicitly: their tests take the ``impl``
+  fixture, which is the practice package.
+* The wider suite (``course-lab check LAB --extended``) imports the chapter's
+  names from ``course_lib`` as any user of the library does, so
+  ``pytest_configure`` points ``course_lib.chapter.<module>`` and the public
+  names of ``course_lib`` at the practice package's modules, and imports again
+  the ``course_lib`` modules already built on the chapter (the importers, the
+  estimators), so that a test never mixes two sets of classes. The base layer
+  is shared: the practice package imports it from ``course_lib`` too.
   ``pytest_unconfigure`` puts every module and name back.
 
 Which wider modules run against a practice package is decided by
 ``course_lib.track.checks.extended_test_files``: only those whose every
-``course_lib`` import is something the practice package provides, so an
-extended run never passes by testing reference code instead.
+``course_lib`` import is something the practice package provides.
 """
 
 from __future__ import annotations
@@ -50,6 +34,7 @@ from types import ModuleType
 import pytest
 
 import course_lib
+import course_lib.chapter
 from course_lib.track.practice import PracticePackageError, load_practice_package
 
 _MISSING = object()
@@ -87,20 +72,24 @@ def _switch_course_lib_to(package: ModuleType) -> list[tuple[object, str, object
         if not name.startswith(prefix) or "." in name[len(prefix) :]:
             continue
         short = name[len(prefix) :]
-        if importlib.util.find_spec(f"course_lib.{short}") is None:
+        if importlib.util.find_spec(f"course_lib.chapter.{short}") is None:
             continue  # e.g. ``labs``: the practice package's own module
-        importlib.import_module(f"course_lib.{short}")  # the reference's is loaded first
-        put(sys.modules, f"course_lib.{short}", module)
-        put(course_lib, short, module)
-        switched.add(f"course_lib.{short}")
+        importlib.import_module(f"course_lib.chapter.{short}")  # the reference's is loaded first
+        put(sys.modules, f"course_lib.chapter.{short}", module)
+        put(course_lib.chapter, short, module)
+        switched.add(f"course_lib.chapter.{short}")
     for name in set(course_lib.__all__) & set(getattr(package, "__all__", ())):
         put(course_lib, name, getattr(package, name))
 
     # 2. The other course_lib modules already loaded (``import course_lib`` loads
     # the estimators and importers) are imported again, so that they too build
     # on the practice package, as any module a test imports later does.
-    keep = {"course_lib", "course_lib.track.practice", *switched}
-    loaded = {n: m for n, m in sys.modules.items() if n.startswith("course_lib.") and n not in keep}
+    keep = {"course_lib", "course_lib.chapter", "course_lib.track.practice", *switched}
+    loaded = {
+        n: m
+        for n, m in sys.modules.items()
+        if n.startswith("course_lib.") and n not in keep and not n.startswith("course_lib.base")
+    }
     built_on = set(switched)
     while grown := {n for n, m in loaded.items() if n not in built_on and _uses_any(m, built_on)}:
         built_on |= grown
@@ -108,15 +97,14 @@ def _switch_course_lib_to(package: ModuleType) -> list[tuple[object, str, object
     old = {name: sys.modules[name] for name in again}
     for name in again:
         parent, _, short = name.rpartition(".")
-        if parent == "course_lib":
-            put(course_lib, short, old[name])  # remembered; the import below replaces it
+        namespace = old.get(parent) or sys.modules[parent]
+        put(namespace, short, old[name])  # remembered; the import below replaces it
         put(sys.modules, name, old[name])
         del sys.modules[name]
     for name in again:
         module = importlib.import_module(name)
         parent, _, short = name.rpartition(".")
-        if parent == "course_lib":
-            setattr(course_lib, short, module)
+        setattr(sys.modules[parent], short, module)
         for public in course_lib.__all__:
             value = vars(old[name]).get(public, _MISSING)
             if value is not _MISSING and getattr(course_lib, public, None) is value:

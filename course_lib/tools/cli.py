@@ -11,7 +11,7 @@ import sys
 from collections.abc import Sequence
 from importlib import import_module
 
-from ..errors import CourseError
+from ..base.errors import CourseError
 
 __all__ = ["build_parser", "main"]
 

@@ -35,9 +35,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..entries import SessionEntry
-from ..fixture import chapter_fixture, chapter_fixture_after_compaction, system_replay_fixture
-from ..wire import dumps_line
+from ..base.wire import dumps_line
+from ..chapter.entries import SessionEntry
+from ..chapter.fixture import (
+    chapter_fixture,
+    chapter_fixture_after_compaction,
+    system_replay_fixture,
+)
 
 __all__ = ["fixture_files", "write_fixture_files"]
 

@@ -12,7 +12,7 @@ import json
 import re
 import sys
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
@@ -20,22 +20,30 @@ from typing import Any, TextIO, TypeVar
 from tabulate import tabulate
 from tqdm import tqdm
 
-from ..budget import Budget, BuildContextResult, TokenProjection, context_from_plan, plan_for
-from ..entries import CompactionEntry, MessageEntry, SessionEntry
-from ..errors import CourseError, InteractionError
-from ..estimators import bpe_estimator, chars_estimator
-from ..fixture import fixture_estimator
-from ..importers._pi_read import read_regular_file
-from ..importers.pi import ImportNote, import_pi_bytes, is_pi_session_header
-from ..ledger import LedgerRow, ledger_from_plan
-from ..pricing import Estimator
-from ..stores import SessionReadResult, path_to, read_session_file
-from ..text_rules import escape_controls, is_blank
-from ..wire import MAX_SAFE_INTEGER, loads_strict
+from ..base.errors import CourseError, InteractionError
+from ..base.pricing import Estimator, Number
+from ..base.stores import SessionReadResult
+from ..base.text_rules import escape_controls, is_blank
+from ..base.wire import MAX_SAFE_INTEGER, loads_strict
+from ..beyond.estimators import bpe_estimator, chars_estimator
+from ..beyond.importers._pi_read import read_regular_file
+from ..beyond.importers.pi import ImportNote, import_pi_bytes, is_pi_session_header
+from ..chapter.budget import (
+    BudgetPlan,
+    BuildContextResult,
+    TokenProjection,
+    context_from_plan,
+    plan_budget,
+)
+from ..chapter.entries import CompactionEntry, MessageEntry, SessionEntry
+from ..chapter.fixture import fixture_estimator
+from ..chapter.ledger import LedgerRow, ledger_from_plan
+from ..chapter.sessions import path_to, read_session_file
 
 __all__ = [
     "DEFAULT_MAX_TOKENS",
     "DEFAULT_RESERVED_OUTPUT",
+    "Budget",
     "InspectError",
     "InspectReport",
     "inspect_entries",
@@ -44,6 +52,37 @@ __all__ = [
     "render_table",
     "run",
 ]
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The three numbers of one model call's window, for a tool that plans many times."""
+
+    max_tokens: Number
+    reserved_output: Number = 0
+    safety_margin: Number = 0
+
+    def keywords(self) -> dict[str, Number]:
+        """``{"max_tokens": …, "reserved_output": …, "safety_margin": …}`` for the keyword API."""
+        return {
+            "max_tokens": self.max_tokens,
+            "reserved_output": self.reserved_output,
+            "safety_margin": self.safety_margin,
+        }
+
+
+def plan_for(
+    active_path: Sequence[SessionEntry], budget: Budget, estimate_tokens: Estimator
+) -> BudgetPlan:
+    """``plan_budget`` with the three numbers taken from one ``Budget`` value."""
+    return plan_budget(
+        active_path,
+        max_tokens=budget.max_tokens,
+        reserved_output=budget.reserved_output,
+        safety_margin=budget.safety_margin,
+        estimate_tokens=estimate_tokens,
+    )
+
 
 DEFAULT_MAX_TOKENS = 200_000  # pi's default context window
 DEFAULT_RESERVED_OUTPUT = 16_384  # pi's default reserve for the model's answer
@@ -121,7 +160,7 @@ def _read_input(file: Path, name: str) -> bytes:
         raise InspectError(f"cannot read {name}: {error.strerror or error}") from None
 
 
-def _course_notes(read: SessionReadResult) -> list[ImportNote]:
+def _course_notes(read: SessionReadResult[SessionEntry]) -> list[ImportNote]:
     """The course reader's warnings, shown as notes like an import's."""
     return [
         ImportNote(

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ..errors import CourseError
+from ..base.errors import CourseError
 from ..track.catalogue import LAB_TOPICS
 from ..track.checks import (
     LabReport,
@@ -30,6 +30,7 @@ from ..track.checks import (
     run_checks,
     run_extended_checks,
     short_message,
+    workbook_path,
 )
 from ..track.language import LANGUAGES, Lang, check_language, folder_language
 from ..track.language import text as line_in
@@ -256,7 +257,7 @@ def _run_extended(
         print(line_in("extended_none", lang, lab=lab, why=why))
         return None
     report = run_extended_checks(lab, selection.files, impl=impl, keyword=selection.keyword)
-    names = ", ".join(f"tests/{file.name}" for file in selection.files)
+    names = ", ".join(workbook_path(file) for file in selection.files)
     title = line_in("extended_title", lang, lab=lab, files=names)
     if selection.keyword:
         title += "\n" + line_in("extended_keyword", lang, keyword=selection.keyword)

@@ -40,7 +40,7 @@ CHAPTER_LABS: tuple[str, ...] = tuple(LAB_CHECK_COUNTS)
 """The chapter's numbered labs: ``check 11`` runs them, and ``Chapter 11: 15/15`` counts them."""
 
 EXERCISE_CHECK_COUNTS: dict[str, int] = {"transfer": 3}
-"""The checks of the labs beyond the chapter's (``tests/test_transfer.py``); not part of the 15."""
+"""The checks of the labs beyond the chapter's (``tests/labs/test_transfer.py``); not in the 15."""
 
 
 @dataclass(frozen=True)
@@ -65,60 +65,60 @@ LAB_MAP: tuple[LabMapRow, ...] = (
         "11.1",
         "摘要先成为 session 中的一条普通事实",
         "notebooks/01-lab-11.1-compaction-entry.ipynb",
-        "tests/test_lab_11_1.py",
-        "entries.py, stores.py",
+        "tests/labs/test_lab_11_1.py",
+        "chapter/entries.py, chapter/sessions.py",
     ),
     LabMapRow(
         "11.2",
         "两个 tool result 仍属于 u3 开始的同一组",
         "notebooks/02-lab-11.2-interaction-groups.ipynb",
-        "tests/test_lab_11_2.py",
-        "groups.py",
+        "tests/labs/test_lab_11_2.py",
+        "chapter/groups.py",
     ),
     LabMapRow(
         "11.3",
         "31 个 token 怎样留下第二、三组",
         "notebooks/03-lab-11.3-budget-projection.ipynb",
-        "tests/test_lab_11_3.py",
-        "budget.py",
+        "tests/labs/test_lab_11_3.py",
+        "chapter/budget.py",
     ),
     LabMapRow(
         "11.4",
         "compact-1 记录摘要与保留起点",
         "notebooks/04-lab-11.4-create-compaction.ipynb",
-        "tests/test_lab_11_4.py",
-        "compaction.py",
+        "tests/labs/test_lab_11_4.py",
+        "chapter/compaction.py",
     ),
     LabMapRow(
         "11.5",
         "恢复时把最新摘要接在保留后缀前面",
         "notebooks/05a-lab-11.5-restoring.ipynb",
         "—",
-        "budget.py, summary.py",
+        "chapter/budget.py, chapter/restoring.py",
         topic="resume compaction, part 1: restoring",
     ),
     LabMapRow(
         "11.5",
         "恢复时把最新摘要接在保留后缀前面 / system 状态跨过 compaction 边界",
         "notebooks/05b-lab-11.5-compacting-again.ipynb",
-        "tests/test_lab_11_5.py",
-        "budget.py, summary.py",
+        "tests/labs/test_lab_11_5.py",
+        "chapter/budget.py, chapter/restoring.py",
         topic="resume compaction, part 2: compacting again",
     ),
     LabMapRow(
         "transfer",
         "可选迁移练习",
         "notebooks/06-transfer-budget-ledger.ipynb",
-        "tests/test_transfer.py",
-        "ledger.py",
+        "tests/labs/test_transfer.py",
+        "chapter/ledger.py",
         topic="budget ledger",
     ),
     LabMapRow(
         "real session",
         "—",
         "notebooks/07-beyond-the-fixture-real-session.ipynb",
-        "tests/test_import_pi.py",
-        "importers/pi.py, estimators.py, tools/inspect_session.py",
+        "tests/beyond/test_import_pi.py",
+        "beyond/importers/pi.py, beyond/estimators.py, tools/inspect_session.py",
         topic="a real pi session",
     ),
     LabMapRow(

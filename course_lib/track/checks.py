@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from ..errors import CourseError
+from ..base.errors import CourseError
 from .catalogue import CHAPTER_LABS, LAB_TOPICS
 from .language import DEFAULT_LANGUAGE, Lang
 from .language import text as line_in
@@ -56,18 +56,22 @@ __all__ = [
     "run_lab_checks",
     "short_message",
     "tests_directory",
+    "workbook_path",
 ]
 
 
 EXTENDED_TEST_MODULES: dict[str, tuple[str, ...]] = {
-    "11.1": ("test_entries.py", "test_stores.py"),
-    "11.2": ("test_fixture_numbers.py", "test_bad_inputs.py"),
-    "11.3": ("test_fixture_numbers.py", "test_properties.py"),
-    "11.4": ("test_bad_inputs.py",),
-    "11.5": ("test_summary.py",),
-    "transfer": ("test_ledger.py",),
+    "11.1": ("chapter/test_entries.py", "chapter/test_stores.py"),
+    "11.2": ("chapter/test_fixture_numbers.py", "chapter/test_bad_inputs.py"),
+    "11.3": ("chapter/test_fixture_numbers.py", "chapter/test_properties.py"),
+    "11.4": ("chapter/test_bad_inputs.py",),
+    "11.5": ("chapter/test_summary.py",),
+    "transfer": ("chapter/test_ledger.py",),
 }
 """The wider suite's modules for each lab's functions (``check --extended``).
+
+Paths are relative to ``tests_directory()``: the chapter layer's tests live
+in ``tests/chapter/``, next to the layer they test.
 
 * 11.1 (compaction entry): the wire boundary every entry crosses, and the two
   stores, which validate with the same parser.
@@ -81,7 +85,7 @@ EXTENDED_TEST_MODULES: dict[str, tuple[str, ...]] = {
 * transfer (budget ledger): the ledger over generated paths and budgets,
   which must agree with ``build_context``, also after a compaction.
 
-``test_messages.py`` tests the Chapter 3 carry-over, which no lab writes.
+``chapter/test_messages.py`` tests the Chapter 3 carry-over, which no lab writes.
 """
 
 EXTENDED_KEYWORDS: dict[str, str] = {
@@ -236,12 +240,27 @@ def tests_directory() -> Path:
 
 
 def lab_test_file(lab: str) -> Path:
-    """The file holding ``lab``'s checks: ``tests/test_lab_11_3.py``, ``tests/test_transfer.py``."""
+    """The file holding ``lab``'s checks: ``tests/labs/test_lab_11_3.py``.
+
+    The transfer exercise's are ``tests/labs/test_transfer.py``; the helpers the
+    checks import (``lab_checks``) stay in ``tests/`` itself.
+    """
     if lab not in LAB_TOPICS:
         known = ", ".join(LAB_TOPICS)
         raise CourseError(f"unknown lab {lab!r}; choose one of {known} (or 11 for all)")
     name = f"test_lab_{lab.replace('.', '_')}.py" if lab in CHAPTER_LABS else f"test_{lab}.py"
-    return tests_directory() / name
+    return tests_directory() / "labs" / name
+
+
+def workbook_path(path: Path) -> str:
+    """A test file as a student reads it: ``tests/chapter/test_entries.py``.
+
+    A file outside ``tests_directory()`` is named by its file name alone.
+    """
+    try:
+        return "tests/" + path.relative_to(tests_directory()).as_posix()
+    except ValueError:
+        return path.name
 
 
 def resolve_labs(text: str) -> list[str]:
@@ -479,7 +498,7 @@ def _lab_check_functions(lab: str) -> list[tuple[str, Callable[..., object]]]:
     path = lab_test_file(lab)
     module = _loaded_checks.get(lab)
     if module is None:
-        folder = str(path.parent)
+        folder = str(tests_directory())
         if folder not in sys.path:  # the checks import their helpers (lab_checks) from there
             sys.path.insert(0, folder)
         spec = importlib.util.spec_from_file_location(f"course_lab_checks_{path.stem}", path)
@@ -567,17 +586,26 @@ def _imported_course_lib_names(path: Path) -> set[str]:
 def _not_in_practice_package(path: Path) -> list[str]:
     """The ``course_lib`` names ``path`` uses that a practice package does not provide.
 
-    Those would still be the reference under ``--impl`` (see ``tests/conftest.py``).
+    The base layer is shared (a practice package imports it from ``course_lib``);
+    anything else outside the chapter layer would still be the reference under
+    ``--impl`` (see ``tests/conftest.py``).
     """
-    from .starters import chapter_exports, practice_modules
+    from .starters import SHARED_CHAPTER_MODULES, base_exports, chapter_exports, practice_modules
 
-    modules = set(practice_modules())
-    provided = {name for names in chapter_exports().values() for name in names} | modules
+    modules = {*practice_modules(), *SHARED_CHAPTER_MODULES}
+    exported = {
+        name for names in [*chapter_exports().values(), *base_exports().values()] for name in names
+    }
     outside: list[str] = []
     for name in sorted(_imported_course_lib_names(path)):
-        first = name.split(".")[1]
-        top_level = name.count(".") == 1
-        if (first not in provided) if top_level else (first not in modules):
+        parts = name.split(".")
+        if len(parts) == 2:
+            provided = parts[1] in exported or parts[1] in ("base", "chapter")
+        elif parts[1] == "base":
+            provided = True
+        else:
+            provided = parts[1] == "chapter" and parts[2] in modules
+        if not provided:
             outside.append(name)
     return outside
 

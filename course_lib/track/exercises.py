@@ -40,23 +40,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from ..budget import BuildContextResult, build_context, plan_budget
-from ..compaction import create_compaction_entry
-from ..entries import CompactionEntry, MessageEntry, SessionEntry, parse_session_entry
-from ..errors import CourseError, InteractionError
-from ..estimators import chars_estimator
-from ..fixture import (
+from ..base.errors import CourseError, InteractionError
+from ..beyond.estimators import chars_estimator
+from ..beyond.importers import import_pi_session
+from ..chapter.budget import BuildContextResult, build_context, plan_budget
+from ..chapter.compaction import create_compaction_entry
+from ..chapter.entries import CompactionEntry, MessageEntry, SessionEntry, parse_session_entry
+from ..chapter.fixture import (
     chapter_fixture,
     chapter_fixture_after_compaction,
     fixture_estimator,
     fixture_summary,
     system_replay_fixture,
 )
-from ..groups import group_interactions
-from ..importers import import_pi_session
-from ..ledger import budget_ledger
-from ..messages import UserMessage, current_system_prompt
-from ..stores import InMemorySessionStore
+from ..chapter.groups import group_interactions
+from ..chapter.ledger import budget_ledger
+from ..chapter.messages import UserMessage, current_system_prompt
+from ..chapter.sessions import InMemorySessionStore
 from . import exercises_zh
 from .language import DEFAULT_LANGUAGE, Lang, check_language
 
@@ -604,7 +604,9 @@ def _judge_11_5_q2(answer: object) -> _Verdict:
     value = _as_number(answer)
     plan = plan_budget(
         chapter_fixture_after_compaction(),
-        **{**_CHAPTER_BUDGET, "max_tokens": 40},
+        max_tokens=40,
+        reserved_output=_CHAPTER_BUDGET["reserved_output"],
+        safety_margin=_CHAPTER_BUDGET["safety_margin"],
         estimate_tokens=fixture_estimator(),
     )
     tokens = plan.tokens

@@ -6,7 +6,7 @@ the English ones written beside each judge. They are data only, keyed as the
 English side is: ``CORRECT_ZH[exercise]`` for ✓, ``HINTS_ZH[exercise][hint]``
 for ✗ (the hint codes of ``Feedback.hint``), ``SHAPES_ZH[what]`` for an answer
 of the wrong shape (``what`` is the English phrase ``_ShapeError`` is given),
-and ``NOT_ANSWERED_ZH`` for ○. ``tests/test_exercises_zh.py`` fails when an
+and ``NOT_ANSWERED_ZH`` for ○. ``tests/track/test_exercises_zh.py`` fails when an
 English text has no Chinese counterpart, or a Chinese one no English.
 
 A hint with ``{fields}`` is filled from the values its judge passes

@@ -47,7 +47,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from ..errors import CourseError
+from ..base.errors import CourseError
 from .checks import check_names, reports_as_json, run_checks
 from .starters import LabMarkError, find_regions, lab_modules, solution_bodies
 

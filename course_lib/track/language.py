@@ -17,7 +17,7 @@ import json
 from pathlib import Path
 from typing import Literal, get_args
 
-from ..errors import CourseError
+from ..base.errors import CourseError
 
 __all__ = [
     "DEFAULT_LANGUAGE",

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from types import ModuleType
 
-from ..errors import CourseError
+from ..base.errors import CourseError
 
 __all__ = ["PracticePackageError", "check_practice_package", "load_practice_package"]
 

@@ -1,6 +1,9 @@
-"""Starter modules and single-lab solutions, derived from the marks in ``course_lib`` itself.
+"""Starter modules and single-lab solutions, derived from the marks in ``course_lib.chapter``.
 
-Each lab's solution lives in the reference modules between two comments::
+The practice package a student receives is the chapter layer alone: its
+modules import the base layer (``course_lib.base``) from the installed
+workbook, so the student reads only the chapter. Each lab's solution lives in
+its own chapter module, one region per function body, between two comments::
 
     # --- Lab 11.3 budget projection: begin ---
     ...the reference code...
@@ -20,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import CourseError
+from ..base.errors import CourseError
 from .catalogue import LAB_TOPICS
 from .language import DEFAULT_LANGUAGE, LAB_GUIDANCE_ZH, Lang, write_folder_language
 from .language import text as line_in
@@ -29,8 +32,10 @@ __all__ = [
     "CHAPTER",
     "LAB_NOT_IMPLEMENTED_SOURCE",
     "PRACTICE_ROOTS",
+    "SHARED_CHAPTER_MODULES",
     "LabMarkError",
     "Region",
+    "base_exports",
     "begin_mark",
     "chapter_exports",
     "end_mark",
@@ -51,20 +56,27 @@ __all__ = [
 CHAPTER = "11"
 
 PRACTICE_ROOTS: tuple[str, ...] = (
-    "errors",
-    "wire",
-    "schema",
     "messages",
     "entries",
-    "stores",
+    "sessions",
     "groups",
-    "summary",
     "budget",
     "compaction",
+    "restoring",
     "ledger",
     "fixture",
 )
-"""The modules the chapter needs; anything they import from ``course_lib`` comes along."""
+"""The chapter layer's modules, in the chapter's order: the whole practice package."""
+
+SHARED_CHAPTER_MODULES: tuple[str, ...] = ("messages",)
+"""Chapter modules a practice package imports from ``course_lib`` instead of copying.
+
+Why: they hold no lab and build on nothing a student writes (the messages are
+Chapter 3's), so a copy would only lengthen what the student reads. Every
+other chapter module is copied: its classes or functions must be the
+student's own (a store binds the student's parser, the fixture builds the
+student's entries).
+"""
 
 _LABS_MODULE = "labs"
 
@@ -220,19 +232,19 @@ def replace_region_bodies(text: str, lab: str, bodies: Sequence[Sequence[str]], 
 
 
 def _package_directory() -> Path:
-    return Path(__file__).resolve().parents[1]
+    return Path(__file__).resolve().parents[1] / "chapter"
 
 
 def reference_source(module: str) -> str:
-    """The text of ``course_lib/<module>.py``, the single source of every starter."""
+    """The text of ``course_lib/chapter/<module>.py``, the single source of every starter."""
     path = _package_directory() / f"{module}.py"
     if not path.is_file():
-        raise LabMarkError(f"course_lib/{module}.py is missing from the installed workbook")
+        raise LabMarkError(f"course_lib/chapter/{module}.py is missing from the installed workbook")
     return path.read_text(encoding="utf-8")
 
 
 def _sibling_imports(text: str, source: str) -> set[str]:
-    """The ``course_lib`` modules ``text`` imports relatively (``from .x import ...``)."""
+    """The chapter modules ``text`` imports relatively (``from .x import ...``)."""
     imported: set[str] = set()
     for node in ast.walk(ast.parse(text, filename=source)):
         if isinstance(node, ast.ImportFrom) and node.level == 1:
@@ -241,7 +253,10 @@ def _sibling_imports(text: str, source: str) -> set[str]:
             else:
                 imported.add(node.module.split(".")[0])
         elif isinstance(node, ast.ImportFrom) and node.level > 1:
-            raise LabMarkError(f"course_lib/{source}: imports from outside the package")
+            raise LabMarkError(
+                f"course_lib/chapter/{source}: imports from outside the chapter relatively; "
+                "import the base layer as course_lib.base"
+            )
     return imported
 
 
@@ -252,14 +267,14 @@ def practice_modules() -> list[str]:
     is copied too, so a practice package's relative imports always resolve.
     """
     found: list[str] = []
-    pending = list(PRACTICE_ROOTS)
+    pending = [module for module in PRACTICE_ROOTS if module not in SHARED_CHAPTER_MODULES]
     while pending:
         module = pending.pop(0)
-        if module in found:
+        if module in found or module in SHARED_CHAPTER_MODULES:
             continue
         if not (_package_directory() / f"{module}.py").is_file():
             raise LabMarkError(
-                f"a practice module imports course_lib.{module}, which is not a plain module"
+                f"a practice module imports course_lib.chapter.{module}, which is not a plain module"
             )
         found.append(module)
         pending.extend(sorted(_sibling_imports(reference_source(module), f"{module}.py")))
@@ -268,7 +283,7 @@ def practice_modules() -> list[str]:
 
 def _reference_regions(module: str) -> tuple[str, list[Region]]:
     text = reference_source(module)
-    return text, find_regions(text, f"course_lib/{module}.py")
+    return text, find_regions(text, f"course_lib/chapter/{module}.py")
 
 
 def lab_modules(lab: str) -> list[str]:
@@ -392,6 +407,10 @@ def starter_text(module: str, lang: Lang = DEFAULT_LANGUAGE) -> str:
         source = replace_region_bodies(source, lab, [body] * count, f"{module}.py")
     if labs:
         source = _insert_labs_import(source, f"{module}.py")
+    for shared in SHARED_CHAPTER_MODULES:  # imported from the workbook, not copied
+        source = source.replace(
+            f"from .{shared} import", f"from course_lib.chapter.{shared} import"
+        )
     return _header(labs, lang) + source
 
 
@@ -411,31 +430,51 @@ def chapter_exports() -> dict[str, list[str]]:
     Read from ``course_lib/__init__.py`` itself, so the practice package
     exports exactly what the reference does for this chapter.
     """
-    modules = set(practice_modules())
+    modules = {*practice_modules(), *SHARED_CHAPTER_MODULES}
     exports: dict[str, list[str]] = {}
-    tree = ast.parse(reference_source("__init__"), filename="__init__.py")
+    init = _package_directory().parent / "__init__.py"
+    tree = ast.parse(init.read_text(encoding="utf-8"), filename="__init__.py")
     for node in tree.body:
-        if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module in modules:
+        if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
+            layer, _, module = node.module.partition(".")
+            if layer == "chapter" and module in modules:
+                exports.setdefault(module, []).extend(alias.name for alias in node.names)
+    return exports
+
+
+def base_exports() -> dict[str, list[str]]:
+    """``course_lib``'s public names from the base layer (errors), by module: the practice
+    package re-exports them from the installed workbook, so ``impl.SessionEntryError`` works."""
+    exports: dict[str, list[str]] = {}
+    init = _package_directory().parent / "__init__.py"
+    tree = ast.parse(init.read_text(encoding="utf-8"), filename="__init__.py")
+    imports = [node for node in tree.body if isinstance(node, ast.ImportFrom) and node.level == 1]
+    for node in imports:
+        if node.module and node.module.startswith("base."):
             exports.setdefault(node.module, []).extend(alias.name for alias in node.names)
     return exports
 
 
 def _init_text() -> str:
     exports = chapter_exports()
+    given = base_exports()
     lines = [
         _HEADER_GIVEN.format(chapter=CHAPTER),
-        '"""Your Chapter 11 practice package: the public names of course_lib, labs left to you."""\n',
+        '"""Your Chapter 11 practice package: the chapter layer of course_lib, labs left to you."""\n',
         "\n",
     ]
+    for module, names in given.items():
+        lines.append(f"from course_lib.{module} import {', '.join(names)}\n")
     for module, names in exports.items():
-        lines.append(f"from .{module} import {', '.join(names)}\n")
+        where = f"course_lib.chapter.{module}" if module in SHARED_CHAPTER_MODULES else f".{module}"
+        lines.append(f"from {where} import {', '.join(names)}\n")
     lines.append(_LABS_IMPORT)
     every_name = sorted(
-        {name for names in exports.values() for name in names} | {"LabNotImplemented"}
+        {name for names in [*exports.values(), *given.values()] for name in names}
+        | {"LabNotImplemented"}
     )
-    lines.append("\n__all__ = [\n")
-    lines.extend(f'    "{name}",\n' for name in every_name)
-    lines.append("]\n")
+    quoted = ", ".join(f'"{name}"' for name in every_name)
+    lines.append(f"\n__all__ = [{quoted}]\n")
     return "".join(lines)
 
 

@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 
 import pandas as pd
 
-from ..errors import CourseError
+from ..base.errors import CourseError
 from ..track.checks import LabReport
 
 __all__ = [

@@ -18,13 +18,14 @@ from typing import Any
 import pandas as pd
 from pandas.io.formats.style import Styler
 
-from ..budget import BuildContextResult, TokenProjection, build_context, plan_budget
-from ..compaction import create_compaction_entry
-from ..entries import CompactionEntry, MessageEntry, SessionEntry
-from ..errors import CompactionError
-from ..groups import InteractionGroup, group_interactions
-from ..ledger import LedgerRow, budget_ledger
-from ..messages import (
+from ..base.errors import CompactionError
+from ..base.pricing import Estimator, Number, reads_only
+from ..chapter.budget import BuildContextResult, TokenProjection, build_context, plan_budget
+from ..chapter.compaction import create_compaction_entry
+from ..chapter.entries import CompactionEntry, MessageEntry, SessionEntry
+from ..chapter.groups import InteractionGroup, group_interactions
+from ..chapter.ledger import LedgerRow, budget_ledger
+from ..chapter.messages import (
     AssistantMessage,
     MessageModel,
     SystemMessage,
@@ -33,8 +34,7 @@ from ..messages import (
     system_message_text,
     text_of,
 )
-from ..pricing import Estimator, Number, reads_only
-from ..summary import (
+from ..chapter.restoring import (
     SUMMARY_LABELS_EN,
     SUMMARY_LABELS_ZH,
     SummaryLabels,

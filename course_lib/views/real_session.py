@@ -12,18 +12,18 @@ from typing import Any
 
 import pandas as pd
 
-from ..budget import Estimator, build_context
-from ..entries import CompactionEntry, MessageEntry, SessionEntry
-from ..errors import CourseError
-from ..groups import group_interactions
-from ..importers.pi import ImportResult, PiSource
-from ..ledger import LedgerRow
-from ..messages import (
+from ..base.errors import CourseError
+from ..base.pricing import Estimator, Number
+from ..beyond.importers.pi import ImportResult, PiSource
+from ..chapter.budget import build_context
+from ..chapter.entries import CompactionEntry, MessageEntry, SessionEntry
+from ..chapter.groups import group_interactions
+from ..chapter.ledger import LedgerRow
+from ..chapter.messages import (
     AssistantMessage,
     MessageModel,
 )
-from ..pricing import Number
-from ..stores import path_to
+from ..chapter.sessions import path_to
 from .frames import NO_VALUE, head_size, token_column
 
 __all__ = [

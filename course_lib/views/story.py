@@ -9,17 +9,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..budget import build_context
-from ..compaction import create_compaction_entry
-from ..entries import CompactionSummary, SessionEntry
-from ..fixture import (
+from ..base.pricing import Estimator, Number
+from ..base.wire import MAX_SAFE_INTEGER
+from ..chapter.budget import build_context
+from ..chapter.compaction import create_compaction_entry
+from ..chapter.entries import CompactionSummary, SessionEntry
+from ..chapter.fixture import (
     FixtureLanguage,
     chapter_fixture,
     chapter_fixture_after_compaction,
     fixture_summary,
 )
-from ..pricing import Estimator, Number
-from ..wire import MAX_SAFE_INTEGER
 
 __all__ = [
     "CompactionStep",

@@ -23,10 +23,11 @@ from typing import Any
 
 import pandas as pd
 
-from ..budget import build_context
-from ..entries import MessageEntry
-from ..estimators import chars_estimator, priced_texts
-from ..messages import (
+from ..base.pricing import Estimator, Number
+from ..beyond.estimators import chars_estimator, priced_texts
+from ..chapter.budget import build_context
+from ..chapter.entries import MessageEntry
+from ..chapter.messages import (
     SystemMessage,
     ToolCall,
     assistant_message,
@@ -34,7 +35,6 @@ from ..messages import (
     tool_result,
     user_message,
 )
-from ..pricing import Estimator, Number
 
 __all__ = [
     "COMPARISON_PATHS",

@@ -21,15 +21,15 @@ import pandas as pd
 from matplotlib.figure import Figure
 from pandas.io.formats.style_render import CSSDict
 
-from ..budget import BuildContextResult, Estimator, context_from_plan, plan_budget
-from ..entries import CompactionEntry, SessionEntry
-from ..fixture import (
+from ..base.pricing import Estimator, Number
+from ..chapter.budget import BuildContextResult, context_from_plan, plan_budget
+from ..chapter.entries import CompactionEntry, SessionEntry
+from ..chapter.fixture import (
     FixtureLanguage,
     chapter_fixture,
     fixture_estimator,
 )
-from ..ledger import LedgerRow, ledger_from_plan
-from ..pricing import Number
+from ..chapter.ledger import LedgerRow, ledger_from_plan
 from .frames import (
     group_budget_frame,
     group_colour,

@@ -3,7 +3,7 @@
 Each notebook is built in two editions from the same cells (``cells.edition``):
 English in ``notebooks/``, Chinese in ``notebooks/zh/``. A source whose module
 says ``TRANSLATED = True`` has every Chinese text and is built in Chinese
-(``CHINESE``); every source does, and ``tests/test_notebook_editions.py`` keeps it so.
+(``CHINESE``); every source does, and ``tests/notebooks/test_notebook_editions.py`` keeps it so.
 """
 
 from __future__ import annotations

@@ -47,7 +47,7 @@ comes first, Chinese is a keyword argument next to it:
   ASCII: a fresh machine has no CJK font for matplotlib.
 
 A source is built in Chinese once it says ``TRANSLATED = True`` at module
-level (every source does, and ``tests/test_notebook_editions.py`` keeps it so). Then a cell
+level (every source does, and ``tests/notebooks/test_notebook_editions.py`` keeps it so). Then a cell
 without its Chinese text, or a ``zh_comments`` key that matches no comment,
 fails the build with the source's name and the cell's number. The Chinese
 edition uses the chapter's own terms (活动路径, 上下文投影, 交互, 压缩 /
@@ -341,7 +341,7 @@ def your_turn_cells(lab: str, what: str, what_zh: str | None = None) -> list[Cel
 
     ``what_zh`` is ``what`` in Chinese (the Chinese edition's step 2).
     """
-    test_file = f"tests/test_lab_{lab.replace('.', '_')}.py"
+    test_file = f"tests/labs/test_lab_{lab.replace('.', '_')}.py"
     return [
         md(
             f"""

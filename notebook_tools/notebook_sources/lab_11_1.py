@@ -34,7 +34,7 @@ CELLS: list[Cell] = [
         `parse_session_entry` (the one boundary every entry crosses) and the two
         stores, `InMemorySessionStore` and `JsonlSessionStore`.
 
-        **Checks.** `tests/test_lab_11_1.py` (3 checks).
+        **Checks.** `tests/labs/test_lab_11_1.py` (3 checks).
         """,
         zh="""
         # 实验 11.1 — compaction entry 是一条普通而严格的 session 事实
@@ -50,7 +50,7 @@ CELLS: list[Cell] = [
         entry 都要经过的唯一边界），以及两个 Store，`InMemorySessionStore` 和
         `JsonlSessionStore`。
 
-        **检查。** `tests/test_lab_11_1.py`（3 项检查）。
+        **检查。** `tests/labs/test_lab_11_1.py`（3 项检查）。
         """,
     ),
     code(
@@ -401,11 +401,11 @@ CELLS: list[Cell] = [
     ),
     *your_turn_cells(
         "11.1",
-        "the compaction branch of the parser: `_parse_compaction` in "
+        "the compaction branch of the parser: `parse_compaction` in "
         "`practice/ch11/entries.py` (it turns a wire dict into a `CompactionEntry` and "
         "must refuse every bad input above)",
         what_zh="parser 的 compaction 分支：`practice/ch11/entries.py` 中的 "
-        "`_parse_compaction`（它把 wire dict 变成 `CompactionEntry`，并且必须拒绝上面"
+        "`parse_compaction`（它把 wire dict 变成 `CompactionEntry`，并且必须拒绝上面"
         "所有的错误输入）",
     ),
     *checks_cells("11.1"),

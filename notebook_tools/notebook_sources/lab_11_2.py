@@ -33,7 +33,7 @@ CELLS: list[Cell] = [
         **Builds on.** The active path from Chapter 10 (`path_to`) and the message
         types of Chapter 3 (`toolCall` blocks, `toolResult` messages).
 
-        **Checks.** `tests/test_lab_11_2.py` (3 checks).
+        **Checks.** `tests/labs/test_lab_11_2.py` (3 checks).
         """,
         zh="""
         # 实验 11.2 — 交互：user 边界与 call/result id
@@ -48,7 +48,7 @@ CELLS: list[Cell] = [
         **基础。** 第 10 章的活动路径（`path_to`），以及第 3 章的消息类型（`toolCall`
         块、`toolResult` 消息）。
 
-        **检查。** `tests/test_lab_11_2.py`（3 项检查）。
+        **检查。** `tests/labs/test_lab_11_2.py`（3 项检查）。
         """,
     ),
     code(

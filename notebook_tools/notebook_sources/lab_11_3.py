@@ -32,7 +32,7 @@ CELLS: list[Cell] = [
         **Builds on.** Lab 11.2's `group_interactions`, and Chapter 3's system
         replay (`current_system_message`).
 
-        **Checks.** `tests/test_lab_11_3.py` (3 checks).
+        **Checks.** `tests/labs/test_lab_11_3.py` (3 checks).
         """,
         zh="""
         # 实验 11.3 — 以完整分组为单位的预算投影
@@ -46,7 +46,7 @@ CELLS: list[Cell] = [
         **基础。** 实验 11.2 的 `group_interactions`，以及第 3 章的 system 重放
         （`current_system_message`）。
 
-        **检查。** `tests/test_lab_11_3.py`（3 项检查）。
+        **检查。** `tests/labs/test_lab_11_3.py`（3 项检查）。
         """,
     ),
     code(
@@ -469,13 +469,14 @@ CELLS: list[Cell] = [
     ),
     *your_turn_cells(
         "11.3",
-        "the Lab 11.3 parts of `practice/ch11/budget.py`: `_select_newest_groups` "
-        "(whole groups, newest first, the newest always kept) and the marked parts of "
-        "`plan_budget` and `build_context` (check the numbers, replay and price the "
-        "system message, deduct the fixed costs, assemble the result)",
-        what_zh="`practice/ch11/budget.py` 中属于实验 11.3 的部分：`_select_newest_groups`"
-        "（完整分组，从最新开始，最新一组总是保留），以及 `plan_budget` 和 `build_context` "
-        "中标出的部分（检查数值、重放 system message 并计价、扣除固定成本、组装结果）",
+        "the seven Lab 11.3 functions of `practice/ch11/budget.py`, in the order "
+        "`plan_budget` calls them: `check_budget_numbers`, `replay_system`, `group_costs`, "
+        "`message_allowances`, `select_newest_groups` (whole groups, newest first, the "
+        "newest always kept), `token_projection` and `context_from_plan`",
+        what_zh="`practice/ch11/budget.py` 中实验 11.3 的七个函数，按 `plan_budget` 调用它们的"
+        "顺序：`check_budget_numbers`、`replay_system`、`group_costs`、`message_allowances`、"
+        "`select_newest_groups`（完整分组，从最新开始，最新一组总是保留）、`token_projection` "
+        "和 `context_from_plan`",
     ),
     *checks_cells("11.3"),
 ]

@@ -33,7 +33,7 @@ CELLS: list[Cell] = [
 
         **Builds on.** Lab 11.1's compaction entry and parser, Lab 11.2's groups.
 
-        **Checks.** `tests/test_lab_11_4.py` (2 checks).
+        **Checks.** `tests/labs/test_lab_11_4.py` (2 checks).
         """,
         zh="""
         # 实验 11.4 — 创建 compaction entry（纯函数）
@@ -48,7 +48,7 @@ CELLS: list[Cell] = [
 
         **基础。** 实验 11.1 的 compaction entry 与 parser，实验 11.2 的分组。
 
-        **检查。** `tests/test_lab_11_4.py`（2 项检查）。
+        **检查。** `tests/labs/test_lab_11_4.py`（2 项检查）。
         """,
     ),
     code(

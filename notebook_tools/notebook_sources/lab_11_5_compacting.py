@@ -31,7 +31,7 @@ CELLS: list[Cell] = [
         **Builds on.** Part 1 (restoring from `compact-1`), Lab 11.4's
         `create_compaction_entry`, Lab 11.3's system replay.
 
-        **Checks.** `tests/test_lab_11_5.py` (4 checks), at the end of this notebook.
+        **Checks.** `tests/labs/test_lab_11_5.py` (4 checks), at the end of this notebook.
         """,
         zh="""
         # 实验 11.5（下）— 再次压缩；跨过边界的 system 状态
@@ -46,7 +46,7 @@ CELLS: list[Cell] = [
         **基础。** 实验 11.5（上）（从 `compact-1` 恢复），实验 11.4 的
         `create_compaction_entry`，实验 11.3 的 system 重放。
 
-        **检查。** `tests/test_lab_11_5.py`（4 项检查），在本 notebook 末尾。
+        **检查。** `tests/labs/test_lab_11_5.py`（4 项检查），在本 notebook 末尾。
         """,
     ),
     code(
@@ -468,15 +468,12 @@ CELLS: list[Cell] = [
     ),
     *your_turn_cells(
         "11.5",
-        "the Lab 11.5 parts of `practice/ch11/budget.py` (`_newest_compaction`, "
-        "`_restored_suffix`, `_resume_from_newest_compaction` and `_priced_summary`: "
-        "find the newest compaction, check its first kept entry, price the summary) and of "
-        "`practice/ch11/summary.py` (`render_summary` and `summary_message`)",
-        what_zh="`practice/ch11/budget.py` 中实验 11.5 的部分（`_newest_compaction`、"
-        "`_restored_suffix`、`_resume_from_newest_compaction` 和 `_priced_summary`："
-        "找到最新的 compaction，"
-        "检查它的第一条保留 entry，给摘要计价），以及 `practice/ch11/summary.py` 中的"
-        "部分（`render_summary` 和 `summary_message`）",
+        "the four functions of `practice/ch11/restoring.py`: `newest_compaction` and "
+        "`restored_suffix` (find the newest compaction, check its first kept entry), "
+        "`render_summary` and `summary_message` (the seven fields as one user message)",
+        what_zh="`practice/ch11/restoring.py` 中的四个函数：`newest_compaction` 和 "
+        "`restored_suffix`（找到最新的 compaction，检查它的第一条保留 entry），"
+        "`render_summary` 和 `summary_message`（把七个字段变成一条 user message）",
     ),
     *checks_cells("11.5"),
 ]

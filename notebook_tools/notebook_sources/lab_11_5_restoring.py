@@ -24,7 +24,7 @@ CELLS: list[Cell] = [
 
         **Part 2** (the next notebook) compacts a second time and replays system
         state across the compaction boundary; it ends with the lab's practice
-        cell and its checks, `tests/test_lab_11_5.py` (4 checks).
+        cell and its checks, `tests/labs/test_lab_11_5.py` (4 checks).
         """,
         zh="""
         # 实验 11.5（上）— 从最新的 compaction 恢复
@@ -40,7 +40,7 @@ CELLS: list[Cell] = [
         `create_compaction_entry`。
 
         **实验 11.5（下）**（下一个 notebook）进行第二次压缩，并让 system 状态跨过
-        compaction 边界重放；它以本实验的练习单元格和检查结束：`tests/test_lab_11_5.py`
+        compaction 边界重放；它以本实验的练习单元格和检查结束：`tests/labs/test_lab_11_5.py`
         （4 项检查）。
         """,
     ),

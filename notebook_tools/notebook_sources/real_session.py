@@ -21,12 +21,12 @@ CELLS: list[Cell] = [
         **Builds on.** Lab 11.2 (`group_interactions`), Lab 11.3 (`build_context`),
         Labs 11.4 and 11.5 (`create_compaction_entry`, restoring from a
         compaction), the transfer exercise (`budget_ledger`), the pi importer
-        (`course_lib.importers`) and the two real-text estimators
-        (`course_lib.estimators`).
+        (`course_lib.beyond.importers`) and the two real-text estimators
+        (`course_lib.beyond.estimators`).
 
         **Checks.** None of its own: this notebook goes beyond the chapter. The
-        importer is tested by `tests/test_import_pi.py`, the estimators by
-        `tests/test_estimators.py`.
+        importer is tested by `tests/beyond/test_import_pi.py`, the estimators by
+        `tests/beyond/test_estimators.py`.
         """,
         zh="""
         # 超越 fixture — 一个真实的 session
@@ -38,11 +38,11 @@ CELLS: list[Cell] = [
 
         **基础。** 实验 11.2（`group_interactions`）、实验 11.3（`build_context`）、
         实验 11.4 和 11.5（`create_compaction_entry`、从 compaction 恢复）、迁移练习
-        （`budget_ledger`）、pi 导入器（`course_lib.importers`），以及两种针对真实文本的
-        估算器（`course_lib.estimators`）。
+        （`budget_ledger`）、pi 导入器（`course_lib.beyond.importers`），以及两种针对真实文本的
+        估算器（`course_lib.beyond.estimators`）。
 
         **检查。** 本 notebook 没有自己的检查：它超出了本章的范围。导入器由
-        `tests/test_import_pi.py` 测试，估算器由 `tests/test_estimators.py` 测试。
+        `tests/beyond/test_import_pi.py` 测试，估算器由 `tests/beyond/test_estimators.py` 测试。
         """,
     ),
     code(

@@ -149,7 +149,7 @@ AFTER_THE_LIST: list[Cell] = [
         One notebook per lab, in the chapter's order (Lab 11.5 takes two). The
         chapter's own section titles (Chinese) are given so you can read the
         chapter alongside. The transfer exercise is optional in the chapter: its 3
-        checks (`tests/test_transfer.py`, run by `course-lab check transfer`) are not
+        checks (`tests/labs/test_transfer.py`, run by `course-lab check transfer`) are not
         among the chapter's 15, so its number of checks is a dash. After it, *Beyond
         the fixture* opens a real pi session
         (`data/pi-sessions/large-session.v1.jsonl`); it goes beyond the chapter, so
@@ -275,7 +275,7 @@ AFTER_THE_LIST: list[Cell] = [
 
         ```bash
         .venv/bin/course-lab check 11.3
-        .venv/bin/pytest tests/test_lab_11_3.py
+        .venv/bin/pytest tests/labs/test_lab_11_3.py
         ```
 
         `.venv/bin/pytest -m lab_11_3` runs them too, together with the tests of
@@ -290,7 +290,7 @@ AFTER_THE_LIST: list[Cell] = [
 
         ```bash
         .venv/bin/course-lab check 11.3
-        .venv/bin/pytest tests/test_lab_11_3.py
+        .venv/bin/pytest tests/labs/test_lab_11_3.py
         ```
 
         `.venv/bin/pytest -m lab_11_3` 也会运行它们，同时运行该实验 notebook 中练习的

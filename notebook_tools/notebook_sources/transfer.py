@@ -30,7 +30,7 @@ CELLS: list[Cell] = [
 
         **Builds on.** Labs 11.2, 11.3 and 11.5.
 
-        **Checks.** `tests/test_transfer.py` (3 checks): `course-lab check transfer`.
+        **Checks.** `tests/labs/test_transfer.py` (3 checks): `course-lab check transfer`.
         """,
         zh="""
         # 迁移练习 — 按组记账的预算账本
@@ -52,7 +52,7 @@ CELLS: list[Cell] = [
 
         **基础。** 实验 11.2、11.3 和 11.5。
 
-        **检查。** `tests/test_transfer.py`（3 项检查）：`course-lab check transfer`。
+        **检查。** `tests/labs/test_transfer.py`（3 项检查）：`course-lab check transfer`。
         """,
     ),
     code(
@@ -255,8 +255,8 @@ CELLS: list[Cell] = [
 
         Check it: `.venv/bin/course-lab check transfer --impl practice/ch11`, which
         runs the same 3 checks as
-        `.venv/bin/pytest tests/test_transfer.py --impl practice/ch11`; add
-        `--extended` for the wider suite, `tests/test_ledger.py`. They are not part
+        `.venv/bin/pytest tests/labs/test_transfer.py --impl practice/ch11`; add
+        `--extended` for the wider suite, `tests/chapter/test_ledger.py`. They are not part
         of the chapter's `15/15`.
 
         The next cell runs those checks from here when your practice package exists,
@@ -279,8 +279,8 @@ CELLS: list[Cell] = [
         指出它）。
 
         检查：`.venv/bin/course-lab check transfer --impl practice/ch11`，它运行的 3 项
-        检查与 `.venv/bin/pytest tests/test_transfer.py --impl practice/ch11` 相同；加上
-        `--extended` 可以运行范围更广的 `tests/test_ledger.py`。它们不计入本章的
+        检查与 `.venv/bin/pytest tests/labs/test_transfer.py --impl practice/ch11` 相同；加上
+        `--extended` 可以运行范围更广的 `tests/chapter/test_ledger.py`。它们不计入本章的
         `15/15`。
 
         你的练习包存在时，下一个单元格就在这里运行这些检查，然后在 0 到 60 个 token 的

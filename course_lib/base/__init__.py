@@ -1,0 +1,12 @@
+"""The base layer: the boundary and the machinery the chapter stands on.
+
+What a maintainer keeps strict, fast and safe, so the chapter's rules need
+not: errors (``errors``), JavaScript's blank and number rules (``text_rules``,
+``wire``), the JSON wire rules, limits and readers (``wire``), the strict
+pydantic base and field types (``schema``), the fast copier (``copier``),
+validation errors in the course's words (``validation``), budget numbers and
+estimators (``pricing``), and the stores' locking and recovery (``stores``).
+
+This layer never imports the chapter (``course_lib.chapter``); the chapter
+calls it through plain names such as ``check_budget_number`` or ``price``.
+"""

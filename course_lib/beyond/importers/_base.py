@@ -1,0 +1,213 @@
+"""What every part of the pi importer shares: its notes and its errors.
+
+An importer that repairs real files must say what it changed. Every change
+becomes an ``ImportNote`` naming the line and entry it concerns; whatever
+cannot be mapped or repaired raises ``PiImportError`` naming the line, so a
+problem is never a crash from deep inside and never a silent skip.
+"""
+
+from __future__ import annotations
+
+import reprlib
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...base.errors import CourseError, InteractionError
+
+__all__ = [
+    "ImportNote",
+    "NoteKind",
+    "NoteLog",
+    "PiImportError",
+    "PiMissingResultError",
+    "Tally",
+    "shown",
+]
+
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = _SHORT.maxother = 60
+_SHORT.maxlevel = _SHORT.maxlist = _SHORT.maxdict = 3
+SHOWN_CHARS = 100  # the most of one value a message repeats
+
+
+def shown(value: Any) -> str:
+    """A short repr of a value from the file, for messages: a 10 MB list must not become the message."""
+    text = _SHORT.repr(value)
+    return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 3] + "..."
+
+
+class PiImportError(CourseError):
+    """A pi session line cannot be imported; the message starts with ``line N`` when known."""
+
+    def __init__(self, message: str, *, line: int | None = None) -> None:
+        self.line = line
+        super().__init__(f"line {line}: {message}" if line is not None else message)
+
+
+class PiMissingResultError(PiImportError, InteractionError):
+    """A tool call has no result and the caller asked for ``on_missing_result="error"``.
+
+    It is also an ``InteractionError``: it is the "missing result" that
+    ``group_interactions`` would report, found at import time with its line.
+    """
+
+    def __init__(self, *, line: int, call_id: str, entry_id: str, tool_name: str) -> None:
+        self.call_id = call_id
+        self.entry_id = entry_id
+        super().__init__(
+            f"missing result for tool call {call_id!r} ({tool_name}) declared by entry "
+            f"{entry_id}; import with on_missing_result='repair' or 'drop'",
+            line=line,
+        )
+
+
+class NoteKind:
+    """The note kinds the importer writes (plain strings, listed here once).
+
+    One note per change, except the routine drops marked "aggregated": those
+    are one note per file and subject, counting every occurrence.
+    """
+
+    UNTERMINATED_TAIL = "unterminated_tail"  # last line had no newline: left out
+    ROOT_REPARENTED = "root_reparented"  # v2/v3 root entry hung under the header entry
+    FIELD_DROPPED = "field_dropped"  # aggregated: a field the course schema lacks
+    USAGE_TOTAL_COMPUTED = "usage_total_computed"  # aggregated: totalTokens absent, summed
+    TIMESTAMP_ASSUMED_UTC = "timestamp_assumed_utc"  # aggregated: ISO time without a zone
+    TIMESTAMP_FROM_ENTRY = "timestamp_from_entry"  # aggregated: message had no timestamp
+    THINKING_DROPPED = "thinking_dropped"  # per entry: thinking blocks and their size
+    BLOCK_DROPPED = "block_dropped"  # an assistant block that is not text or toolCall
+    BLOCK_PLACEHOLDER = "block_placeholder"  # a user/tool block replaced by a text marker
+    IMAGE_PLACEHOLDER = "image_placeholder"  # per entry: images replaced by text markers
+    PARTIAL_ARGUMENTS = "partial_arguments"  # streamed partial JSON kept as rawArguments
+    STOP_REASON_MAPPED = "stop_reason_mapped"  # e.g. "end_turn" read as "stop"
+    UNKNOWN_ENTRY_TYPE = "unknown_entry_type"  # kept as metadata pi.<type>
+    UNKNOWN_ROLE = "unknown_role"  # kept as metadata pi.message.<role>
+    EMPTY_BRANCH_SUMMARY = "empty_branch_summary"  # pi sends nothing: kept as metadata
+    MISSING_RESULT_REPAIRED = "missing_result_repaired"  # synthetic error result added
+    MISSING_RESULT_DROPPED = "missing_result_dropped"  # unanswered call block removed
+    SYNTHETIC_USER_INSERTED = "synthetic_user_inserted"  # before a message with no user turn
+    UNPAIRED_RESULT = "unpaired_result"  # result for no call: kept as metadata
+    DUPLICATE_RESULT = "duplicate_result"  # second result for a call: kept as metadata
+    LEAF_MOVED = "leaf_moved"  # synthetic results appended after the leaf
+    FIRST_KEPT_MOVED = "first_kept_moved"  # compaction now keeps from a user message
+    SUMMARY_SECTION_UNMAPPED = "summary_section_unmapped"  # text kept in unresolved, prefixed
+    SUMMARY_GOAL_FALLBACK = "summary_goal_fallback"  # goal from the title or a marker
+
+
+@dataclass(frozen=True)
+class ImportNote:
+    """One change the importer made (or one thing it left out), and where.
+
+    ``line`` is the 1-based physical line of the pi file (``None`` for a fact
+    about the whole file); ``entry_id`` is the course entry it concerns.
+    Aggregated notes (``field_dropped``, ``usage_total_computed``,
+    ``timestamp_assumed_utc``) name their first occurrence and count the rest.
+    """
+
+    kind: str
+    line: int | None
+    entry_id: str | None
+    detail: str
+
+
+@dataclass(slots=True)
+class _Aggregate:
+    """A routine drop seen on many lines: reported once, with a count and a line range.
+
+    Slotted: its count and last line are written once for every record that drops the field.
+    """
+
+    first_line: int | None
+    first_entry: str | None
+    last_line: int | None
+    count: int = 0
+
+
+@dataclass(slots=True)
+class Tally:
+    """Counts one occurrence of several routine drops at once (see ``NoteLog.tally``)."""
+
+    aggregates: tuple[_Aggregate, ...]
+
+    def count(self, line: int | None) -> None:
+        """One more occurrence of each, on ``line``."""
+        for entry in self.aggregates:
+            entry.count += 1
+            entry.last_line = line
+
+
+@dataclass
+class NoteLog:
+    """Collects notes in the order they happen; routine drops are aggregated per kind and subject.
+
+    Why aggregate: every assistant message of a real session carries fields
+    the course schema lacks (``api``, ``usage.cost``, ...). One note per
+    message would bury the notes that matter (repairs) under hundreds of
+    identical ones, so those become one note per field with a count.
+    """
+
+    notes: list[ImportNote] = field(default_factory=list)
+    _aggregates: dict[tuple[str, str], _Aggregate] = field(default_factory=dict)
+
+    def add(self, kind: str, line: int | None, entry_id: str | None, detail: str) -> None:
+        """Record one specific change."""
+        self.notes.append(ImportNote(kind=kind, line=line, entry_id=entry_id, detail=detail))
+
+    def aggregate(self, kind: str, subject: str, line: int | None, entry_id: str | None) -> None:
+        """Count one more occurrence of a routine drop (reported by ``finish``)."""
+        entry = self._aggregates.get((kind, subject))  # already started: the usual case, no call
+        if entry is None:
+            entry = self._aggregate_of(kind, subject, line, entry_id)
+        entry.count += 1
+        entry.last_line = line
+
+    def tally(
+        self, kind: str, subjects: tuple[str, ...], line: int | None, entry_id: str | None
+    ) -> Tally:
+        """The aggregates of ``subjects``, started here (this line first) where they are new.
+
+        Why a handle: a file's records mostly drop the same fields, so the caller
+        keeps one ``Tally`` per set of fields and counts each record with one call.
+        """
+        return Tally(tuple(self._aggregate_of(kind, s, line, entry_id) for s in subjects))
+
+    def _aggregate_of(
+        self, kind: str, subject: str, line: int | None, entry_id: str | None
+    ) -> _Aggregate:
+        """The aggregate of one subject, started here (this line first) when it is new."""
+        key = (kind, subject)
+        entry = self._aggregates.get(key)
+        if entry is None:
+            entry = self._aggregates[key] = _Aggregate(line, entry_id, line)
+        return entry
+
+    def finish(self) -> list[ImportNote]:
+        """All notes: specific ones in order, then one per aggregated subject."""
+        aggregated = [
+            ImportNote(
+                kind=kind,
+                line=agg.first_line,
+                entry_id=agg.first_entry,
+                detail=_aggregate_detail(kind, subject, agg),
+            )
+            for (kind, subject), agg in self._aggregates.items()
+        ]
+        return [*self.notes, *aggregated]
+
+
+def _aggregate_detail(kind: str, subject: str, agg: _Aggregate) -> str:
+    times = "once" if agg.count == 1 else f"{agg.count:,} times"
+    where = (
+        f"line {agg.first_line}"
+        if agg.first_line == agg.last_line
+        else f"lines {agg.first_line}-{agg.last_line}"
+    )
+    if kind == NoteKind.FIELD_DROPPED:
+        return f"{subject}: not in the course schema, dropped {times} ({where})"
+    return f"{subject}: {times} ({where})"
+
+
+def count_kinds(notes: list[ImportNote]) -> dict[str, int]:
+    """How many notes of each kind, most frequent first (ties in first-seen order)."""
+    return dict(Counter(note.kind for note in notes).most_common())

@@ -1,0 +1,309 @@
+"""The notebooks' instant checks accept the right answer and name the mistake in a wrong one.
+
+Each test gives one exercise its right answer (the chapter's numbers, as the
+spec states them) and the typical wrong answers a student gives, and checks
+the hint each wrong answer gets. A hint must never contain the answer. The
+lab exercises carry their lab's marker, so ``pytest -m lab_11_3`` runs them
+beside the lab's checks.
+
+The checker computes its expected answers with the reference ``course_lib``;
+against a practice package (``--impl``) these tests have nothing to say.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from exercise_answers import compact_2_wire  # the right answer to 11.1-q2, with changes
+
+from course_lib import chapter_fixture_after_compaction
+from course_lib.base.errors import CourseError
+from course_lib.track.exercises import (
+    EXERCISES,
+    NOT_ANSWERED,
+    PARSER_CANDIDATES,
+    Feedback,
+    check,
+    evaluate,
+    exercise_ids,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCES = ROOT / "notebook_tools" / "notebook_sources"
+
+
+# The notebooks' exercises are judged against the reference course_lib only:
+# with ``--impl`` conftest leaves them out (deselected, never skipped).
+pytestmark = pytest.mark.reference_only
+
+
+def right(exercise: str, answer: object) -> None:
+    feedback = evaluate(exercise, answer)
+    assert feedback.status == "correct", feedback
+    assert str(feedback).startswith(f"✓ {exercise}: ")
+
+
+def wrong(exercise: str, answer: object, hint: str, *, hides: object = None) -> Feedback:
+    """A wrong answer gets ``hint``; its message never shows ``hides`` (the right answer)."""
+    feedback = evaluate(exercise, answer)
+    assert (feedback.status, feedback.hint) == ("wrong", hint), feedback
+    assert str(feedback).startswith(f"✗ {exercise}: ")
+    if hides is not None:
+        assert repr(hides) not in feedback.message and f" {hides}" not in feedback.message
+    return feedback
+
+
+# --- every exercise --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("exercise", list(EXERCISES))
+def test_an_ellipsis_is_not_answered_yet(exercise: str) -> None:
+    feedback = evaluate(exercise, ...)
+    assert (feedback.status, feedback.hint, feedback.message) == ("unanswered", "", NOT_ANSWERED)
+    assert str(feedback) == f"○ {exercise}: {NOT_ANSWERED}"
+
+
+@pytest.mark.parametrize("exercise", list(EXERCISES))
+def test_a_wrongly_shaped_answer_says_what_shape_is_expected(exercise: str) -> None:
+    feedback = evaluate(exercise, object())
+    assert (feedback.status, feedback.hint) == ("wrong", "shape"), feedback
+    assert "expected" in feedback.message
+
+
+def test_check_prints_one_line_and_an_unknown_exercise_is_an_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    check("11.3-q1", ...)
+    assert capsys.readouterr().out == f"○ 11.3-q1: {NOT_ANSWERED}\n"
+    with pytest.raises(CourseError, match=re.escape("unknown exercise '11.9-q1'")):
+        evaluate("11.9-q1", 1)
+
+
+def test_every_exercise_is_asked_by_exactly_one_notebook_source() -> None:
+    asked: dict[str, list[str]] = {}
+    for source in sorted(SOURCES.glob("*.py")):
+        for exercise in re.findall(r'exercise_cells\(\s*"([^"]+)"', source.read_text("utf-8")):
+            asked.setdefault(exercise, []).append(source.name)
+    assert sorted(asked) == sorted(EXERCISES)
+    assert all(len(names) == 1 for names in asked.values()), asked
+
+
+def test_each_lab_notebook_asks_at_least_two_exercises() -> None:
+    for lab in ("11.1", "11.2", "11.3", "11.4", "11.5"):
+        assert len(exercise_ids(lab)) >= 2, lab
+    for other in ("transfer", "real session"):
+        assert exercise_ids(other), other
+    assert 5 <= len(exercise_ids("recap")) <= 6
+
+
+# --- Lab 11.1 --------------------------------------------------------------------------------
+
+
+@pytest.mark.lab_11_1
+def test_11_1_q1_the_candidates_the_parser_accepts() -> None:
+    assert set(PARSER_CANDIDATES) == set("ABCDEFGH")
+    prompt = (SOURCES / "lab_11_1.py").read_text("utf-8")
+    for letter, (change, _rule, _edit) in PARSER_CANDIDATES.items():
+        assert f"| {letter} | {change} |" in prompt, letter  # the notebook shows the same changes
+    right("11.1-q1", {"A", "B", "C", "E"})
+    right("11.1-q1", ["a", "b", "c", "e"])  # letters in any case, any collection
+    assert "tokensBefore" in wrong("11.1-q1", {"A", "B", "C", "E", "G"}, "tokens").message
+    wrong("11.1-q1", {"A", "B", "E"}, "list_items")  # an empty string item is still a string
+    wrong("11.1-q1", {"A", "B", "C"}, "timestamp")  # a negative timestamp is fine
+    wrong("11.1-q1", {"A", "B", "C", "D", "E"}, "parent")
+    wrong("11.1-q1", {"A", "B", "C", "E", "F", "H"}, "unknown_key")
+    wrong("11.1-q1", {"B", "C", "D", "E"}, "several")
+    wrong("11.1-q1", {"A", "Z"}, "unknown_letter")
+
+
+@pytest.mark.lab_11_1
+def test_11_1_q2_writing_compact_2_as_a_wire_dict() -> None:
+    right("11.1-q2", compact_2_wire())
+    snake = compact_2_wire()
+    snake["first_kept_entry_id"] = snake.pop("firstKeptEntryId")
+    feedback = wrong("11.1-q2", snake, "parser")
+    assert "first_kept_entry_id: unknown field" in feedback.message  # the parser's own words
+    wrong("11.1-q2", compact_2_wire(parentId="compact-1"), "parent", hides="a4")
+    wrong("11.1-q2", compact_2_wire(firstKeptEntryId="u2"), "first_kept")
+    wrong("11.1-q2", compact_2_wire(id="compact-3"), "id")
+    wrong("11.1-q2", chapter_fixture_after_compaction()[-1].to_wire(), "type")
+    wrong("11.1-q2", "compact-2", "shape")
+
+
+# --- Lab 11.2 --------------------------------------------------------------------------------
+
+
+@pytest.mark.lab_11_2
+def test_11_2_q1_the_groups_of_the_system_replay_path() -> None:
+    right("11.2-q1", [["u1", "a1"], ["u2", "a2"], ["u3", "a3"]])
+    wrong("11.2-q1", [["u1", "a1"], ["patch-1", "u2", "a2"], ["u3", "a3"]], "system")
+    wrong("11.2-q1", [["u1", "a1"], ["u2", "a2", "compact-1"], ["u3", "a3"]], "compaction")
+    wrong("11.2-q1", [["u1", "a1", "u2", "a2"], ["u3", "a3"]], "count")
+    wrong("11.2-q1", [["u1"], ["a1", "u2", "a2"], ["u3", "a3"]], "members")
+    wrong("11.2-q1", ["u1", "a1"], "shape")
+
+
+@pytest.mark.lab_11_2
+def test_11_2_q2_removing_r_read_leaves_read_1_without_its_result() -> None:
+    right("11.2-q2", ("missing result", "read-1"))
+    right("11.2-q2", ["missing result", "read-1"])
+    wrong("11.2-q2", ("unknown call", "read-1"), "rule", hides="missing result")
+    wrong("11.2-q2", ("valid", ""), "rule")
+    wrong("11.2-q2", ("missing result", "test-1"), "call_id", hides="read-1")
+    wrong("11.2-q2", ("orphan", "read-1"), "rule_word")
+    wrong("11.2-q2", "missing result", "shape")
+
+
+# --- Lab 11.3 --------------------------------------------------------------------------------
+
+
+@pytest.mark.lab_11_3
+def test_11_3_q1_the_allowance_after_the_fixed_costs() -> None:
+    right("11.3-q1", 26)  # 40 - 3 - 8 - 3
+    right("11.3-q1", 26.0)
+    wrong("11.3-q1", 29, "system_cost", hides=26)
+    wrong("11.3-q1", 37, "reserved_or_margin", hides=26)
+    wrong("11.3-q1", 29 - 8, "deduction", hides=26)
+    wrong("11.3-q1", "26", "shape")
+    wrong("11.3-q1", True, "shape")
+
+
+@pytest.mark.lab_11_3
+def test_11_3_q2_the_first_kept_entry_at_30_tokens() -> None:
+    right("11.3-q2", "u3")  # allowance 21: 15 fits, 15 + 7 = 22 does not
+    wrong("11.3-q2", "u2", "too_many", hides="u3")  # the answer at 31 tokens
+    wrong("11.3-q2", "calls", "not_a_group_start")
+    wrong("11.3-q2", "r-test", "not_a_group_start")
+    wrong("11.3-q2", "sys", "not_a_group_start")
+    wrong("11.3-q2", "u9", "unknown_id")
+    wrong("11.3-q2", ["u3"], "shape")
+
+
+@pytest.mark.lab_11_3
+def test_11_3_q3_the_allowance_function_never_goes_below_zero() -> None:
+    right("11.3-q3", lambda m, s, r, g: max(0, m - s - r - g))
+    wrong("11.3-q3", lambda m, s, r, g: m - s - r - g, "negative")
+    wrong("11.3-q3", lambda m, s, r, g: max(0, m - r - g), "deduction")  # forgot the system
+    wrong("11.3-q3", lambda m, s, r, g: str(m), "not_a_number")
+    wrong("11.3-q3", lambda m, s: m - s, "raised")
+    assert evaluate("11.3-q3", lambda m, s, r, g: ...).status == "unanswered"
+    wrong("11.3-q3", 22, "shape")
+
+
+# --- Lab 11.4 --------------------------------------------------------------------------------
+
+
+@pytest.mark.lab_11_4
+def test_11_4_q1_the_legal_first_kept_ids_after_compact_1() -> None:
+    right("11.4-q1", {"u1", "u2", "u3", "u4"})
+    right("11.4-q1", ["u4", "u3", "u2", "u1"])
+    wrong("11.4-q1", {"u1", "u2", "u3", "u4", "calls"}, "not_a_group_start")
+    wrong("11.4-q1", {"u1", "u2", "u3", "u4", "compact-1"}, "compaction")
+    wrong("11.4-q1", {"u1", "u2", "u3"}, "after_compaction")
+    wrong("11.4-q1", {"u2", "u3", "u4"}, "before_compaction")  # u1 lies before first kept u2
+    wrong("11.4-q1", {"u1", "u2", "u3", "u4", "u9"}, "unknown_id")
+    wrong("11.4-q1", "u1", "shape")
+
+
+@pytest.mark.lab_11_4
+def test_11_4_q2_the_parent_of_compact_2() -> None:
+    right("11.4-q2", "a4")
+    wrong("11.4-q2", "u3", "first_kept", hides="a4")
+    wrong("11.4-q2", "compact-1", "last_compaction", hides="a4")
+    wrong("11.4-q2", "a3", "parent", hides="a4")
+    wrong("11.4-q2", None, "shape")
+
+
+# --- Lab 11.5 --------------------------------------------------------------------------------
+
+AFTER_COMPACT_1_AT_40 = ["u3", "calls", "r-test", "r-read", "a3", "u4", "a4"]
+
+
+@pytest.mark.lab_11_5
+def test_11_5_q1_what_build_context_keeps_after_compact_1_at_40_tokens() -> None:
+    right("11.5-q1", AFTER_COMPACT_1_AT_40)  # allowance 31 - 5 = 26: 7 + 15 fit, + 7 does not
+    wrong("11.5-q1", ["u2", "a2", *AFTER_COMPACT_1_AT_40], "summary_cost")
+    wrong("11.5-q1", ["compact-1", *AFTER_COMPACT_1_AT_40], "compaction_id")
+    wrong("11.5-q1", ["u1", "a1", *AFTER_COMPACT_1_AT_40], "before_first_kept")
+    wrong("11.5-q1", AFTER_COMPACT_1_AT_40[:5], "after_compaction")
+    wrong("11.5-q1", ["u4", "a4"], "too_few")
+    wrong("11.5-q1", "u3", "shape")
+
+
+@pytest.mark.lab_11_5
+def test_11_5_q2_the_summary_costs_room_too() -> None:
+    right("11.5-q2", 27)  # 5 + 7 + 15
+    wrong("11.5-q2", 22, "summary_cost", hides=27)
+    wrong("11.5-q2", 27 + 3 + 4 + 2, "total", hides=27)
+    wrong("11.5-q2", 12, "sum", hides=27)
+
+
+@pytest.mark.lab_11_5
+def test_11_5_q3_the_summary_alone_fills_the_room() -> None:
+    right("11.5-q3", "single_group_overflow")  # available 4, summary 5: allowance 0
+    wrong("11.5-q3", "trimmed", "allowance", hides="single_group_overflow")
+    wrong("11.5-q3", "within_budget", "allowance")
+    wrong("11.5-q3", "overflow", "reason_word")
+
+
+@pytest.mark.lab_11_5
+def test_11_5_q4_the_prompt_is_replayed_from_the_whole_path() -> None:
+    right("11.5-q4", "BASE\n\nPrefer small diffs.\n\nRULE v1")
+    wrong("11.5-q4", "Prefer small diffs.\n\nRULE v1", "before_first_kept")
+    wrong("11.5-q4", "BASE\n\nPrefer small diffs.\n\nRULE v2", "sections")
+    wrong("11.5-q4", "BASE\n\nRULE v1", "after_compaction")
+    wrong("11.5-q4", "BASE\n\nRULE v1\n\nPrefer small diffs.", "order")
+    wrong("11.5-q4", "BASE\nPrefer small diffs.\nRULE v1", "order")
+
+
+# --- the transfer exercise, the real session and the recap -----------------------------------
+
+
+def test_transfer_q1_the_ledger_at_26_tokens() -> None:
+    right("transfer-q1", ["trimmed", "trimmed", "kept"])  # allowance 17: 15 fits, + 7 does not
+    wrong("transfer-q1", ["trimmed", "trimmed", "overflow"], "overflow")
+    wrong("transfer-q1", ["kept", "trimmed", "trimmed"], "order")
+    wrong("transfer-q1", ["trimmed", "kept", "kept"], "fit")
+    wrong("transfer-q1", ["trimmed", "kept"], "count")
+    wrong("transfer-q1", ["dropped", "trimmed", "kept"], "status_word")
+
+
+def test_transfer_q2_groups_are_numbered_within_what_build_context_considers() -> None:
+    right("transfer-q2", 3)
+    wrong("transfer-q2", 4, "whole_path", hides=3)
+    wrong("transfer-q2", 1, "numbering", hides=3)
+    wrong("transfer-q2", "3", "shape")
+
+
+def test_real_q1_and_q2_the_kept_range_at_100_000_tokens() -> None:
+    right("real-q1", "L0231")
+    wrong("real-q1", "L0002", "too_many", hides="L0231")
+    wrong("real-q1", "L0232", "not_a_group_start")
+    wrong("real-q1", "L9999", "unknown_id")
+    right("real-q2", 82)
+    wrong("real-q2", 88, "all_groups", hides=82)
+    wrong("real-q2", 81, "count", hides=82)
+
+
+def test_recap_questions() -> None:
+    right("recap-q1", 2)
+    wrong("recap-q1", 8, "messages", hides=2)
+    wrong("recap-q1", 3, "groups", hides=2)
+    right("recap-q2", "u3")  # 31 - 3 - 4 - 9 = 15: only group 3
+    wrong("recap-q2", "u2", "allowance", hides="u3")
+    wrong("recap-q2", "calls", "not_a_group_start")
+    right("recap-q3", 10)
+    wrong("recap-q3", 8, "deleted", hides=10)
+    wrong("recap-q3", 11, "count", hides=10)
+    right("recap-q4", 1)
+    wrong("recap-q4", 2, "newest")
+    right("recap-q5", {"parentId", "firstKeptEntryId", "tokensBefore", "summary"})
+    wrong(
+        "recap-q5", {"parentId", "firstKeptEntryId", "tokensBefore", "summary", "system"}, "system"
+    )
+    wrong("recap-q5", {"parentId", "summary"}, "missing")
+    wrong("recap-q5", {"prompt"}, "unknown_field")
+    right("recap-q6", "single_group_overflow")
+    wrong("recap-q6", "trimmed", "overflow", hides="single_group_overflow")
