@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # Extra options for JupyterLab, e.g. make lab LAB_ARGS="--no-browser --port 8890"
 LAB_ARGS ?=
 
-.PHONY: test test-rules test-browser lab lint bench notebooks clean
+.PHONY: test test-rules test-browser lab lint bench mutants notebooks clean
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is required"'
@@ -66,6 +66,10 @@ test-rules:
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	$(BIN)/python -m benchmarks
+
+# Mutation testing of the lab checks: every wrong rule must fail its own lab (about a minute).
+mutants: $(STAMP)
+	$(BIN)/python -m course_lib.track.mutation
 
 # Re-execute the notebooks from notebook_tools/notebook_sources/ and store them with outputs.
 notebooks: $(STAMP)

@@ -27,6 +27,7 @@ from .chapter.budget import (
     BuildContextResult,
     TokenProjection,
     build_context,
+    message_allowances,
     plan_budget,
 )
 from .chapter.compaction import create_compaction_entry
@@ -134,6 +135,7 @@ __all__ = [
     "group_interactions",
     "import_pi_session",
     "ledger_from_plan",
+    "message_allowances",
     "messages_on_path",
     "parse_session_entry",
     "path_to",

@@ -68,14 +68,9 @@ def _is_id_like(value: object) -> bool:
     return False
 
 
-_LONGEST_ERROR = 200
-"""An error message longer than this is cut at its end, so the hint after it still shows."""
-
-
 def _error_text(error: BaseException) -> str:
-    """``InteractionError: entry r-test: ...`` on one line, without the module path."""
-    text = " ".join(f"{type(error).__name__}: {error}".split())
-    return text if len(text) <= _LONGEST_ERROR else text[: _LONGEST_ERROR - 3] + "..."
+    """``InteractionError: entry r-test: ...`` on one line, without the module path; whole."""
+    return " ".join(f"{type(error).__name__}: {error}".split())
 
 
 def fail(case: str, expected: str, got: str, hint: str = "") -> NoReturn:

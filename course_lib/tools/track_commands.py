@@ -32,6 +32,7 @@ from ..track.checks import (
     short_message,
     workbook_path,
 )
+from ..track.hints_zh import hint_in_language
 from ..track.language import LANGUAGES, Lang, check_language, folder_language
 from ..track.language import text as line_in
 from ..track.practice import check_practice_package
@@ -210,7 +211,7 @@ def _print_report(
     print(title)
     for outcome in report.outcomes:
         if outcome.outcome == "failed":
-            print(f"  FAIL  {outcome.name} -- {_reason(outcome.detail)}")
+            print(f"  FAIL  {outcome.name} -- {hint_in_language(_reason(outcome.detail), lang)}")
         elif outcome.outcome == "passed" and not failures_only:
             print(f"  PASS  {outcome.name}")
     if failures_only and report.passed:
@@ -286,7 +287,7 @@ def _check(args: argparse.Namespace) -> int:
         title = line_in("check_title", lang, lab=report.lab, topic=topic, target=target)
         # With --extended, a single lab's own line is kept for the very end.
         last_later = len(labs) == 1 and args.extended
-        _print_report(title, report, None if last_later else report.summary_line(lang))
+        _print_report(title, report, None if last_later else report.summary_line(lang), lang=lang)
         if args.extended:
             extended.append(_run_extended(report.lab, impl, lang=lang))
     if len(labs) == 1:
@@ -307,7 +308,8 @@ def _print_json(args: argparse.Namespace, labs: list[str], reports: list[LabRepo
     if args.extended:
         extended = {lab: _run_extended(lab, args.impl, quiet=True) for lab in labs}
     target = "reference" if args.impl is None else str(args.impl)
-    report = reports_as_json(args.lab.strip(), reports, target=target, extended=extended)
+    lang = _language(args, args.impl)
+    report = reports_as_json(args.lab.strip(), reports, target=target, extended=extended, lang=lang)
     print(json.dumps(report, indent=2))
     return 0 if report["ok"] else 1
 

@@ -33,6 +33,7 @@ from typing import Any, Literal
 
 from ..base.errors import CourseError
 from .catalogue import CHAPTER_LABS, LAB_TOPICS
+from .hints_zh import hint_in_language
 from .language import DEFAULT_LANGUAGE, Lang
 from .language import text as line_in
 
@@ -166,13 +167,13 @@ JSON_SCHEMA = "course-lab-check/1"
 """The ``schema`` field of ``course-lab check --format json``; bumped on any incompatible change."""
 
 
-def _check_json(outcome: CheckOutcome, suite: str) -> dict[str, Any]:
+def _check_json(outcome: CheckOutcome, suite: str, lang: str = "en") -> dict[str, Any]:
     return {
         "lab": outcome.lab,
         "suite": suite,
         "name": outcome.name,
         "outcome": outcome.outcome,
-        "message": short_message(outcome.detail),
+        "message": hint_in_language(short_message(outcome.detail), lang),
         "duration": round(outcome.duration, 3),
     }
 
@@ -183,6 +184,7 @@ def reports_as_json(
     *,
     target: str,
     extended: dict[str, LabReport | None] | None = None,
+    lang: str = "en",
 ) -> dict[str, Any]:
     """One check run as one JSON object (``course-lab check --format json``, the grader).
 
@@ -202,7 +204,7 @@ def reports_as_json(
             "passed": report.passed,
             "total": report.total,
         }
-        checks.extend(_check_json(outcome, "lab") for outcome in report.outcomes)
+        checks.extend(_check_json(outcome, "lab", lang) for outcome in report.outcomes)
         if extended is not None:
             wider = extended.get(report.lab)
             item["extended"] = None
@@ -212,7 +214,7 @@ def reports_as_json(
                     "total": wider.total,
                     "waiting": wider.waiting,
                 }
-                checks.extend(_check_json(outcome, "extended") for outcome in wider.outcomes)
+                checks.extend(_check_json(outcome, "extended", lang) for outcome in wider.outcomes)
                 ok = ok and wider.ok
         labs.append(item)
     return {

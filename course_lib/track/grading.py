@@ -341,9 +341,7 @@ def _cleaned(text: str, scratch: Path) -> str:
     """A message without this run's temporary paths or module names, on one line."""
     for folder in {str(scratch.resolve()), str(scratch)}:
         text = text.replace(folder + os.sep, "").replace(folder, ".")
-    text = " ".join(_PRIVATE_NAME.sub("practice", text).split())
-    # As long as a check's failure line (plugin.MESSAGE_LIMIT), so feedback shows it whole.
-    return text if len(text) <= 400 else text[:397] + "..."
+    return " ".join(_PRIVATE_NAME.sub("practice", text).split())  # whole, never cut
 
 
 def _not_run(student: str, status: Status, note: str, labs: Sequence[str]) -> Grade:

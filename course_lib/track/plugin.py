@@ -1,8 +1,10 @@
 """A tiny pytest plugin: record each test's outcome for ``run_lab_checks`` as JSON.
 
 A failure is recorded as one line, the one a student reads after the check's
-name in ``course-lab check``: the first line of the exception, so a lab
-check's ``<case>: expected ..., got ...`` comes first and whole.
+name in ``course-lab check``: the first line of the exception, whole (never
+cut), so a lab check's ``<case>: expected ..., got ...; hint: ...`` comes first.
+The exception is named by its class alone: a practice package is imported
+under a private module name a student should never see.
 """
 
 from __future__ import annotations
@@ -14,10 +16,7 @@ from typing import Any
 
 import pytest
 
-__all__ = ["MESSAGE_LIMIT", "failure_detail", "failure_line"]
-
-MESSAGE_LIMIT = 400
-"""The longest failure line kept: a case, an expected and an actual value, and a hint fit."""
+__all__ = ["failure_detail", "failure_line"]
 
 _FAILED = "Failed: "
 
@@ -25,19 +24,35 @@ _rows: list[dict[str, Any]] = []
 
 
 def failure_line(text: str) -> str:
-    """The first line of an exception's text, on one line and at most ``MESSAGE_LIMIT`` long.
+    """The first line of an exception's text, its white space collapsed; never cut.
 
     ``pytest.fail``'s ``Failed: `` prefix is dropped: a lab check's message
     starts with its case, and that is what the student should see first.
     """
     lines = text.strip().splitlines()
-    line = " ".join((lines[0] if lines else "").split()).removeprefix(_FAILED)
-    return line if len(line) <= MESSAGE_LIMIT else line[: MESSAGE_LIMIT - 3] + "..."
+    return " ".join((lines[0] if lines else "").split()).removeprefix(_FAILED)
+
+
+def _leaves(error: BaseException) -> list[BaseException]:
+    """The exceptions inside ``error`` (hypothesis groups several failures into one)."""
+    if isinstance(error, BaseExceptionGroup):
+        return [leaf for inner in error.exceptions for leaf in _leaves(inner)]
+    return [error]
 
 
 def failure_detail(error: BaseException) -> str:
-    """What a run records for a test that raised ``error`` (used in process by the track too)."""
-    return failure_line(pytest.ExceptionInfo.from_exception(error).exconly())
+    """What a run records for a test that raised ``error`` (used in process by the track too).
+
+    A group of failures is told by its first real failure; a group of
+    unwritten labs only (``LabNotImplemented``, a ``NotImplementedError``) by
+    the first of those, so the track can say the test waits for that lab.
+    """
+    leaves = _leaves(error)
+    real = [leaf for leaf in leaves if not isinstance(leaf, NotImplementedError)]
+    chosen = real[0] if real else leaves[0]
+    message = str(chosen)
+    text = f"{type(chosen).__name__}: {message}" if message else type(chosen).__name__
+    return failure_line(text)
 
 
 def _short(report: pytest.TestReport) -> str:
@@ -51,7 +66,7 @@ def _short(report: pytest.TestReport) -> str:
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
     report = yield
     if call.excinfo is not None:
-        report.course_detail = failure_line(call.excinfo.exconly())
+        report.course_detail = failure_detail(call.excinfo.value)
     return report
 
 

@@ -216,6 +216,37 @@ def test_compaction_entry_rejects_old_aliases_missing_fields_and_bad_numbers(
             expected="the rejected input dict left exactly as it was",
             got=f"it was changed to {shown(flat(wire))}",
         )
+    _snake_case_keys_are_unknown_fields(impl)
+
+
+SNAKE_CASE_KEYS: list[tuple[str, Any, str]] = [
+    ("first_kept_entry_id", lambda w: w.update(first_kept_entry_id=w.pop("firstKeptEntryId")), ""),
+    ("tokens_before", lambda w: w.update(tokens_before=w.pop("tokensBefore")), ""),
+    ("parent_id", lambda w: w.update(parent_id=w.pop("parentId")), ""),
+    (
+        "summary.changed_files",
+        lambda w: w["summary"].update(changed_files=w["summary"].pop("changedFiles")),
+        "summary.",
+    ),
+]
+"""Python's names where the wire has camelCase: the course's files never hold them."""
+
+
+def _snake_case_keys_are_unknown_fields(impl: ModuleType) -> None:
+    for key, change, prefix in SNAKE_CASE_KEYS:
+        wire = compact_1_wire()
+        change(wire)
+        expect_error(
+            f"compact-1 with the snake_case key {key} instead of its camelCase name",
+            impl.SessionEntryError,
+            partial(impl.parse_session_entry, wire),
+            words=[f"{prefix}{key.rpartition('.')[2]}: unknown field"],
+            hint=(
+                "wire keys are camelCase only, as the course writes them: validate by alias "
+                "(by_alias=True, by_name=False), so a Python name such as "
+                "first_kept_entry_id is an unknown field"
+            ),
+        )
 
 
 def test_compaction_entry_survives_write_and_reopen_in_both_stores(

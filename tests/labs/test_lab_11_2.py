@@ -109,6 +109,34 @@ def test_out_of_order_results_with_a_progress_message_stay_in_one_group(
         "between two results stays in their group",
     )
 
+    # An assistant may write text before its calls: every toolCall block is a call.
+    read, test = (block for block in entries["calls"].message.content)
+    says_first = impl.MessageEntry(
+        id="calls",
+        parent_id="u3",
+        timestamp=7,
+        message=impl.assistant_message(
+            [impl.text("Reading and testing."), read, impl.text("Then testing."), test],
+            stop_reason="toolUse",
+            timestamp=7,
+        ),
+    )
+    path = [entries["u3"], says_first, entries["r-test"], entries["r-read"], entries["a3"]]
+    case = "group_interactions(u3, calls [text, read-1, text, test-1], r-test, r-read, a3)"
+    groups = expect_no_error(
+        case,
+        lambda: impl.group_interactions(path),
+        expected="one group [u3, calls, r-test, r-read, a3]",
+        hint="a text block declares no call, but the blocks after it still may: look at every "
+        "block of an assistant message, skipping (continue) the text ones",
+    )
+    expect_equal(
+        f"{case}: entry_ids of each group",
+        [["u3", "calls", "r-test", "r-read", "a3"]],
+        entry_ids_of(groups),
+        hint=BY_ID_RULE,
+    )
+
 
 def test_orphan_duplicate_and_missing_results_are_errors_naming_ids(impl: ModuleType) -> None:
     def fixture_with(change: Callable[[dict[str, Any]], None]) -> list:

@@ -6,7 +6,8 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from lab_checks import expect, expect_equal, expect_no_error, expect_values, shown
+from lab_checks import expect, expect_equal, expect_error, expect_no_error, expect_values, shown
+from path_oracle import newest_first_oracle, random_paths
 
 pytestmark = pytest.mark.lab_11_3
 
@@ -126,6 +127,63 @@ def test_fixed_costs_are_deducted_before_any_message(impl: ModuleType) -> None:
         hint="the allowance is never negative: max(0, 5 - 3 - 4 - 2) = 0",
     )
 
+    # A one-token group when nothing is left: the allowance is 0, not 1, so it overflows.
+    tiny = [impl.MessageEntry(id="u1", parent_id=None, timestamp=1,
+                              message=impl.user_message("hi", timestamp=1))]  # fmt: skip
+    case = f"build_context([u1 'hi' (1 token)], max_tokens=6, {BUDGET})"
+    one = expect_no_error(case, lambda: build(impl, tiny, max_tokens=6), expected="a result")
+    expect_values(
+        case,
+        {"tokens.available_for_messages": 0, "reason": "single_group_overflow"},
+        {"tokens.available_for_messages": one.tokens.available_for_messages, "reason": one.reason},
+        hint="6 - 0 - 4 - 2 leaves 0 for messages (never less, never more): a group of 1 is over it",
+    )
+
+    # A metadata entry is on the path but never sent: it changes nothing in the result.
+    noted = [*path[:3], impl.MetadataEntry(id="note", parent_id="a1", timestamp=3.5,
+             key="model", value={"name": "scripted"}), *path[3:]]  # fmt: skip
+    case = f"build_context(fixture with a metadata entry after a1, max_tokens=31, {BUDGET})"
+    with_note = expect_no_error(case, lambda: build(impl, noted), expected="a result")
+    expect_values(
+        case,
+        {"kept_entry_ids": result.kept_entry_ids, "tokens": result.tokens},
+        {"kept_entry_ids": with_note.kept_entry_ids, "tokens": with_note.tokens},
+        hint="the same as without it: metadata entries are skipped everywhere (never replayed "
+        "as system state, never grouped, never sent)",
+    )
+
+    # After a compaction (Lab 11.5) the summary is paid from the allowance first.
+    case = "message_allowances(31, 3, 4, 2, summary_tokens=5)"
+    allowances = expect_no_error(case, lambda: impl.message_allowances(31, 3, 4, 2, 5))
+    expect_equal(
+        case,
+        (22, 17),
+        allowances,
+        hint="available_for_messages = max(0, 31 - 3 - 4 - 2) = 22, and the groups get what the "
+        "summary leaves: max(0, 22 - 5) = 17 (never below 0: max(0, 3 - 5) = 0)",
+    )
+    expect_equal(
+        "message_allowances(12, 3, 4, 2, summary_tokens=5)",
+        (3, 0),
+        expect_no_error(
+            "message_allowances(12, ...)", lambda: impl.message_allowances(12, 3, 4, 2, 5)
+        ),
+        hint="max(0, 12 - 3 - 4 - 2) = 3, and max(0, 3 - 5) = 0: never negative",
+    )
+
+    for name in ("max_tokens", "reserved_output", "safety_margin"):
+        numbers = {"max_tokens": 31, "reserved_output": 4, "safety_margin": 2, name: -1}
+        shown_numbers = ", ".join(f"{key}={value}" for key, value in numbers.items())
+        expect_error(
+            f"build_context(fixture, {shown_numbers})",
+            impl.BudgetError,
+            lambda numbers=numbers: impl.build_context(
+                path, **numbers, estimate_tokens=impl.fixture_estimator()
+            ),
+            words=[name],
+            hint="each of the three budget numbers must be a finite number >= 0; the error names it",
+        )
+
 
 def test_newest_group_is_kept_whole_even_when_it_overflows(impl: ModuleType) -> None:
     # 19 - 3 (system) - 4 - 2 = an allowance of 10, but the newest group costs 15.
@@ -154,6 +212,18 @@ def test_newest_group_is_kept_whole_even_when_it_overflows(impl: ModuleType) -> 
         {"tokens.messages": 15, "tokens.total": 24},
         token_values(result, "messages", "total"),
         hint=f"the total may exceed max_tokens when the newest group overflows; {TOTAL_RULE}",
+    )
+
+    case = f"build_context(fixture, max_tokens=24, {BUDGET})"
+    exact = expect_no_error(case, lambda: build(impl, impl.chapter_fixture(), max_tokens=24))
+    expect_values(
+        case,
+        {"reason": "trimmed", "kept_entry_ids": ["u3", "calls", "r-test", "r-read", "a3"]},
+        {"reason": exact.reason, "kept_entry_ids": exact.kept_entry_ids},
+        hint=(
+            "24 - 3 - 4 - 2 = 15: the newest group (15) fits exactly, so it is no overflow "
+            "(only a cost greater than the allowance overflows); [u2, a2] does not fit"
+        ),
     )
 
 
@@ -195,6 +265,47 @@ def test_trimming_happens_only_at_group_boundaries_with_isolated_results(
         {"reason": within.reason, "kept_entry_ids": within.kept_entry_ids},
         hint="an allowance of 40 - 3 - 4 - 2 = 31 holds all three groups (7 + 7 + 15 = 29)",
     )
+
+    for name, edge in (("an empty path", []), ("only the system message sys", path[:1])):
+        case = f"build_context({name}, max_tokens=31, {BUDGET})"
+        nothing = expect_no_error(case, lambda edge=edge: build(impl, edge))
+        expect_values(
+            case,
+            {"kept_entry_ids": [], "reason": "within_budget", "tokens.messages": 0},
+            {
+                "kept_entry_ids": nothing.kept_entry_ids,
+                "reason": nothing.reason,
+                "tokens.messages": nothing.tokens.messages,
+            },
+            hint="no groups at all: nothing is left out, so the reason is within_budget",
+        )
+
+    case = f"build_context(fixture, max_tokens=30, {BUDGET})"
+    short = expect_no_error(case, lambda: build(impl, path, max_tokens=30))
+    expect_values(
+        case,
+        {"kept_entry_ids": ["u3", "calls", "r-test", "r-read", "a3"], "tokens.messages": 15},
+        {"kept_entry_ids": short.kept_entry_ids, "tokens.messages": short.tokens.messages},
+        hint=(
+            "one token short: an allowance of 21 keeps [u3 ... a3] (15), and + [u2, a2] 7 = 22 "
+            "does not fit; walk from the newest group, stop at the first that does not fit"
+        ),
+    )
+
+    for seed, (random_path, budget, estimate) in enumerate(random_paths(impl, count=60)):
+        case = f"build_context(random path {seed} of {len(random_path)} entries, {budget})"
+        got = expect_no_error(case, lambda p=random_path, b=budget, e=estimate: impl.build_context(
+            p, **b, estimate_tokens=e))  # fmt: skip
+        kept, messages = newest_first_oracle(impl, random_path, budget, estimate)
+        expect_values(
+            case,
+            {"kept_entry_ids": kept, "tokens.messages": messages},
+            {"kept_entry_ids": got.kept_entry_ids, "tokens.messages": got.tokens.messages},
+            hint=(
+                "the kept groups are the longest run of newest groups whose costs add up to "
+                "at most the allowance (the newest always kept), summed newest group first"
+            ),
+        )
 
     calls = result.messages[4]
     calls.content[0].arguments["path"] = "changed.ts"

@@ -107,6 +107,15 @@ def test_compaction_entry_rejects_bad_paths_ids_and_cut_points(impl: ModuleType)
         partial(create, []),
         words=["empty active path"],
     )
+    wire_on_path = [*path[:-1], path[-1].to_wire()]
+    expect_error(
+        "create_compaction_entry(fixture whose last entry a3 is a wire dict, not an entry)",
+        impl.SessionEntryError,
+        partial(create, wire_on_path),
+        words=["a3", "not a session entry"],
+        hint="refuse a path holding anything but entries first (require_session_entries), so "
+        "a dict is named rather than failing somewhere inside",
+    )
     expect_error(
         "create_compaction_entry(fixture, id=a3)",
         impl.CompactionError,

@@ -146,6 +146,27 @@ def test_restore_starts_from_first_kept_skipping_metadata_and_other_branches(
         hint=f"{SUMMARY_RULE}; tokens.messages = 5 + 7",
     )
 
+    # The summary alone is over what is left: the groups get 0, the newest is still kept.
+    case = f"build_context(fixture after compact-1, u4, a4, max_tokens=12, {BUDGET})"
+    squeezed = expect_no_error(case, lambda: build(impl, entries[:13], max_tokens=12))
+    expect_values(
+        case,
+        {
+            "kept_entry_ids": ["u4", "a4"],
+            "reason": "single_group_overflow",
+            "tokens.available_for_messages": 3,
+            "tokens.messages": 12,
+        },
+        {
+            "kept_entry_ids": squeezed.kept_entry_ids,
+            "reason": squeezed.reason,
+            "tokens.available_for_messages": squeezed.tokens.available_for_messages,
+            "tokens.messages": squeezed.tokens.messages,
+        },
+        hint="12 - 3 - 4 - 2 = 3 is less than the summary's 5: the groups get max(0, 3 - 5) = 0, "
+        "and the newest group [u4, a4] (7) is still kept whole: 5 + 7 = 12",
+    )
+
     for first_kept, what in [
         ("a2", "an assistant message before compact-1"),
         ("sys", "the system message"),

@@ -450,3 +450,36 @@ def test_check_json_bad_input_is_still_one_line_on_stderr(
     )
     assert (status, out) == (2, "")
     assert err.startswith("course-lab: error: ") and err.count("\n") == 1
+
+
+def test_a_failure_is_told_whole_by_its_class_name_and_a_group_by_what_it_holds() -> None:
+    from course_lib.track.plugin import failure_detail
+
+    private = type("LabNotImplemented", (NotImplementedError,), {"__module__": "practice_0a1b"})
+    later = private("Lab 11.5 resume compaction is not implemented yet")
+    transfer = private("Lab transfer budget ledger is not implemented yet")
+    long_hint = "x" * 2_000
+    wrong = AssertionError(f"case: expected 1, got 2; hint: {long_hint}")
+
+    assert (
+        failure_detail(later)
+        == "LabNotImplemented: Lab 11.5 resume compaction is not implemented yet"
+    )
+    assert failure_detail(wrong).endswith(long_hint)  # never cut
+    # hypothesis reports several distinct failures as one group
+    waiting = ExceptionGroup("Hypothesis found 2 distinct failures.", [later, transfer])
+    assert failure_detail(waiting) == failure_detail(later)
+    mixed = ExceptionGroup("Hypothesis found 2 distinct failures.", [later, wrong])
+    assert failure_detail(mixed) == failure_detail(wrong)
+
+
+def test_the_extended_suite_waits_for_unwritten_later_labs_and_never_fails_for_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    directory = tmp_path / "ch11"
+    write_practice_package(directory, solved=["11.1", "11.2", "11.3"])
+    status, out, _ = run(capsys, "check", "11.3", "--impl", str(directory), "--extended")
+    assert status == 0, out
+    assert "FAIL" not in out
+    assert "WAIT" in out and "Lab 11.5 resume compaction" in out
+    assert last_line(out) == "Lab 11.3: 3/3 passed"

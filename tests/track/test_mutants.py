@@ -122,6 +122,10 @@ STORES = "test_compaction_entry_survives_write_and_reopen_in_both_stores"
 
 AT_31 = "build_context(fixture, max_tokens=31, reserved_output=4, safety_margin=2)"
 AT_19 = "build_context(fixture, max_tokens=19, reserved_output=4, safety_margin=2)"
+AT_24 = "build_context(fixture, max_tokens=24, reserved_output=4, safety_margin=2)"
+AT_30 = "build_context(fixture, max_tokens=30, reserved_output=4, safety_margin=2)"
+WITH_NOTE = "build_context(fixture with a metadata entry after a1, max_tokens=31"
+RANDOM_PATH = "build_context(random path "
 FIXTURE_GROUPS = "group_interactions(the chapter fixture)"
 BROKEN_FIXTURE = "group_interactions(the chapter fixture with "
 MOVED = "group_interactions(u3, r-test moved before calls, calls, r-read, a3)"
@@ -267,6 +271,7 @@ MUTANTS = [
         old="used + costs[first - 1] <= allowance",
         new="used + costs[first - 1] < allowance",
         failing={
+            OVERFLOW: (AT_24, ("got kept_entry_ids []", "fits exactly, so it is no overflow")),
             FIXED_COSTS: (
                 AT_31,
                 (
@@ -293,6 +298,7 @@ MUTANTS = [
         old="max_tokens - system_tokens - reserved_output - safety_margin",
         new="max_tokens - reserved_output - safety_margin",
         failing={
+            TRIMMING: (AT_30, ("one token short", "an allowance of 21")),
             FIXED_COSTS: (
                 AT_31,
                 (
@@ -312,6 +318,7 @@ MUTANTS = [
         old="max_tokens - system_tokens - reserved_output - safety_margin",
         new="max_tokens - system_tokens - reserved_output",
         failing={
+            TRIMMING: (AT_30, ("one token short", "an allowance of 21")),
             FIXED_COSTS: (
                 AT_31,
                 (
@@ -349,6 +356,7 @@ MUTANTS = [
         old='        return len(costs) - 1, "single_group_overflow"\n',
         new='        return len(costs), "single_group_overflow"\n',
         failing={
+            TRIMMING: (RANDOM_PATH, ("got kept_entry_ids []", "the newest always kept")),
             OVERFLOW: (
                 f"{AT_19}: kept_entry_ids",
                 ("expected [u3, calls, r-test, r-read, a3], got []", "even alone over"),
@@ -510,20 +518,16 @@ MUTANTS = [
     ),
     Mutant(
         "not paying for the summary from the allowance",
-        lab="11.5",
+        lab="11.3",
         module="budget",
         region="11.3",
         old="    return available, max(0, available - summary_tokens)\n",
         new="    return available, available\n",
         failing={
-            RESTORE: (
-                RESTORED_31,
-                (
-                    "expected kept_entry_ids [u4, a4], tokens.messages 12",
-                    "- 5 (summary) leaves 17",
-                ),
+            FIXED_COSTS: (
+                "message_allowances(31, 3, 4, 2, summary_tokens=5)",
+                ("expected (22, 17)", "got (22, 22)", "max(0, 22 - 5) = 17"),
             ),
-            AGAIN: (f"{AT_COMPACT_2}31", ("expected kept_entry_ids [u4, a4]", "summary first")),
         },
     ),
     Mutant(
