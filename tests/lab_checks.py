@@ -34,21 +34,15 @@ T = TypeVar("T")
 _PASSED_THROUGH = (NotImplementedError, MemoryError)
 """Errors never wrapped in a case: an unwritten region (``LabNotImplemented``), no memory left."""
 
-_LONGEST_VALUE = 160
-"""A value longer than this is cut in the middle; the case and the labels always show whole."""
-
 
 def shown(value: object) -> str:
-    """A short, readable form of ``value``: id lists as ``[u1, a1]``, everything else as ``repr``.
+    """A readable form of ``value``, whole: id lists as ``[u1, a1]``, everything else as ``repr``.
 
     Lists of entry ids are what most checks compare, and without quotes a
-    whole group list fits on one line next to the expected one.
+    whole group list fits on one line next to the expected one. Nothing is
+    cut: the difference a student must find may sit anywhere in the value.
     """
-    text = _plain(value)
-    if len(text) <= _LONGEST_VALUE:
-        return text
-    half = (_LONGEST_VALUE - 5) // 2
-    return f"{text[:half]} ... {text[-half:]}"
+    return _plain(value)
 
 
 def _plain(value: object) -> str:

@@ -128,3 +128,54 @@ def newest_first_oracle(
     for cost in reversed(costs[first:]):  # newest group first, as the course adds them
         messages += cost
     return [entry.id for group in groups[first:] for entry in group], messages
+
+
+def groups_of(path: list[Any]) -> list[list[Any]]:
+    """The interactions of a valid path, plainly: a user message opens one; system messages
+    and entries that are not messages belong to none."""
+    groups: list[list[Any]] = []
+    for entry in path:
+        if entry.type != "message" or entry.message.role == "system":
+            continue
+        if entry.message.role == "user":
+            groups.append([entry])
+        else:
+            groups[-1].append(entry)
+    return groups
+
+
+def first_kept(costs: list[int | float], allowance: int | float) -> int:
+    """The oldest kept group by suffix sums (added newest first); the newest is always kept."""
+    fitting = [i for i in range(len(costs)) if _newest_first_sum(costs[i:]) <= allowance]
+    return min(fitting) if fitting else max(0, len(costs) - 1)
+
+
+def random_compaction_wires(count: int, seed: int = SEED) -> Iterator[dict[str, Any]]:
+    """Valid compaction wire dicts: any non-blank ids, seven fields of any strings, numbers."""
+    rng = random.Random(seed)
+    alphabet = 'abcxyz -_.:/\u00e9\u4e2d\U0001f600\t\n"\\'
+
+    def text() -> str:
+        return "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12)))
+
+    def some() -> list[str]:
+        return [text() for _ in range(rng.randint(0, 3))]
+
+    for number in range(count):
+        yield {
+            "id": f"compact-{number}{text().strip() or 'x'}",
+            "parentId": f"leaf-{number}",
+            "timestamp": rng.choice([0, -5, 1.5, 10**15, 2**53 - 1]),
+            "type": "compaction",
+            "summary": {
+                "goal": "goal " + text(),
+                "constraints": some(),
+                "completed": some(),
+                "decisions": some(),
+                "changedFiles": some(),
+                "unresolved": some(),
+                "next": some(),
+            },
+            "firstKeptEntryId": f"u{number}",
+            "tokensBefore": rng.choice([0, 29, 0.5, 1e21]),
+        }

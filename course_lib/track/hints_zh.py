@@ -381,6 +381,26 @@ HINTS_ZH: dict[str, str] = {
     "with a deterministic estimator, the same path and options give equal results": (
         "估算器是确定性的时，同样的路径和选项给出相等的结果"
     ),
+    # checks beyond the fixture (seeded random paths and compactions)
+    (
+        "every field is kept exactly as given (strings, lists, numbers), camelCase on the "
+        "wire, keys in the course's order"
+    ): ("每个字段都原样保留（字符串、列表、数字），wire 上用 camelCase，键按课程的顺序排列"),
+    "the result is a new deep copy: it shares no list with its input": (
+        "结果是新的深拷贝：与输入不共享任何列表"
+    ),
+    (
+        "only the first message of an interaction (a user message that opens a group) can be "
+        "the first kept entry"
+    ): ("只有交互的第一条消息（开启一个分组的 user 消息）才能作为第一条保留的 entry"),
+    "the parent is always the last entry of the path": "parent 总是路径上的最后一条 entry",
+    (
+        "restore from the first kept entry on (after the compaction too), pay the summary (5) "
+        "first, then whole groups newest first while they fit"
+    ): (
+        "从第一条保留的 entry 开始恢复（compaction 之后的也算），先支付摘要（5），"
+        "再从最新的分组开始整组放入，直到放不下"
+    ),
 }
 
 _HINT = "; hint: "

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from lab_checks import expect, expect_equal, expect_error, expect_no_error, expect_values, shown
+from path_oracle import random_compaction_wires
 
 pytestmark = pytest.mark.lab_11_1
 
@@ -125,6 +126,7 @@ def test_compaction_entry_parses_strictly_into_an_independent_copy(impl: ModuleT
         else ("the same summary object" if again == entry else f"{shown(flat(again.to_wire()))}"),
         hint=copy_hint,
     )
+    _random_compactions_round_trip(impl)
 
 
 def move_changed_files_to_old_alias(wire: dict[str, Any]) -> None:
@@ -315,3 +317,25 @@ def test_compaction_entry_survives_write_and_reopen_in_both_stores(
         reopened.entries()[-1].summary.goal,
         hint="entries() returns copies",
     )
+
+
+def _random_compactions_round_trip(impl: ModuleType) -> None:
+    """Beyond the fixture: any valid compaction reads back exactly, and shares nothing."""
+    for number, wire in enumerate(random_compaction_wires(40)):
+        case = f"parse_session_entry(random compaction {number}: {wire['id']!r})"
+        entry = expect_no_error(case, partial(impl.parse_session_entry, wire))
+        expect_equal(
+            f"{case}.to_wire()",
+            wire,
+            entry.to_wire(),
+            hint="every field is kept exactly as given (strings, lists, numbers), camelCase on "
+            "the wire, keys in the course's order",
+        )
+        wire["summary"]["next"].append("added later")
+        expect(
+            f"{case}: after appending to the input's summary.next",
+            "added later" not in entry.summary.next,
+            expected="the entry's next unchanged",
+            got=f"next {entry.summary.next!r}",
+            hint="the result is a new deep copy: it shares no list with its input",
+        )

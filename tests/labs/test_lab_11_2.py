@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from lab_checks import expect_equal, expect_error, expect_no_error, shown
+from path_oracle import groups_of, random_paths
 
 pytestmark = pytest.mark.lab_11_2
 
@@ -61,6 +62,7 @@ def test_groups_split_at_user_messages_and_are_copies(impl: ModuleType) -> None:
         groups[0].entries[0].message.content[0].text,
         hint=COPY_RULE,
     )
+    _random_paths_group_as_the_oracle_says(impl)
 
 
 def test_out_of_order_results_with_a_progress_message_stay_in_one_group(
@@ -222,3 +224,17 @@ def test_orphan_duplicate_and_missing_results_are_errors_naming_ids(impl: Module
         hint="only message entries can be grouped: a metadata or compaction entry is an "
         "error naming its id",
     )
+
+
+def _random_paths_group_as_the_oracle_says(impl: ModuleType) -> None:
+    """Beyond the fixture: seeded paths with tool calls in any order, text before calls."""
+    for number, (path, _budget, _estimate) in enumerate(random_paths(impl, count=60)):
+        messages = [entry for entry in path if entry.type == "message"]
+        case = f"group_interactions(random path {number} of {len(messages)} message entries)"
+        groups = expect_no_error(case, partial(impl.group_interactions, messages))
+        expect_equal(
+            f"{case}: entry_ids of each group",
+            [[entry.id for entry in group] for group in groups_of(messages)],
+            entry_ids_of(groups),
+            hint=GROUP_RULE,
+        )

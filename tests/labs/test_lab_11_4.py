@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from lab_checks import expect, expect_equal, expect_error, expect_no_error, expect_values, shown
+from path_oracle import groups_of, random_paths
 
 pytestmark = pytest.mark.lab_11_4
 
@@ -86,6 +87,7 @@ def test_compaction_entry_derives_its_parent_and_shares_nothing(impl: ModuleType
         from_wire.to_wire(),
         hint="a summary given as a CompactionSummary or as its wire dict gives the same entry",
     )
+    _random_paths_cut_only_at_group_starts(impl)
 
 
 def test_compaction_entry_rejects_bad_paths_ids_and_cut_points(impl: ModuleType) -> None:
@@ -158,3 +160,39 @@ def test_compaction_entry_rejects_bad_paths_ids_and_cut_points(impl: ModuleType)
         words=["tokensBefore"],
         hint="the candidate goes through parse_session_entry",
     )
+
+
+def _random_paths_cut_only_at_group_starts(impl: ModuleType) -> None:
+    """Beyond the fixture: every group start is a cut point, nothing else is."""
+    for number, (path, _budget, _estimate) in enumerate(random_paths(impl, count=40)):
+        if not path:
+            continue
+        starts = {group[0].id for group in groups_of(path)}
+        for entry in path:
+            case = f"create_compaction_entry(random path {number}, first_kept_entry_id={entry.id})"
+            create = partial(
+                impl.create_compaction_entry,
+                path,
+                id="compact-x",
+                timestamp=100,
+                summary=impl.fixture_summary(),
+                first_kept_entry_id=entry.id,
+                tokens_before=1,
+            )
+            if entry.id in starts:
+                created = expect_no_error(case, create)
+                expect_equal(
+                    f"{case}: parent_id",
+                    path[-1].id,
+                    created.parent_id,
+                    hint="the parent is always the last entry of the path",
+                )
+            else:
+                expect_error(
+                    case,
+                    impl.CompactionError,
+                    create,
+                    words=[entry.id, "not the first message of a complete interaction"],
+                    hint="only the first message of an interaction (a user message that opens "
+                    "a group) can be the first kept entry",
+                )

@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 from lab_checks import expect, expect_equal, expect_error, expect_no_error, expect_values
+from path_oracle import first_kept as oracle_first_kept
+from path_oracle import groups_of, random_paths
 
 pytestmark = pytest.mark.lab_11_5
 
@@ -299,6 +301,7 @@ def test_compacting_the_restored_path_again_trims_whole_groups(impl: ModuleType)
         words=["calls"],
         hint="a first kept entry must start a complete interaction",
     )
+    _random_compactions_restore_as_the_oracle_says(impl)
 
 
 def test_system_state_is_replayed_across_the_compaction_boundary(impl: ModuleType) -> None:
@@ -352,3 +355,50 @@ def test_system_state_is_replayed_across_the_compaction_boundary(impl: ModuleTyp
         len(result.messages),
         hint="patch-2 is folded into the head and does not appear in place",
     )
+
+
+def _random_compactions_restore_as_the_oracle_says(impl: ModuleType) -> None:
+    """Beyond the fixture: a compaction at any group start of a seeded path, then one more
+    interaction; the fixture estimator prices any summary at 5."""
+    estimate = impl.fixture_estimator()
+    for number, (path, budget, _estimate) in enumerate(random_paths(impl, count=60)):
+        starts = [group[0].id for group in groups_of(path)]
+        if not starts:
+            continue
+        first = starts[number % len(starts)]
+        compaction = impl.parse_session_entry(
+            {"id": "compact-r", "parentId": path[-1].id, "timestamp": 100, "type": "compaction",
+             "summary": impl.fixture_summary().to_wire(), "firstKeptEntryId": first,
+             "tokensBefore": 1}
+        )  # fmt: skip
+        after = [
+            impl.MessageEntry(id="u-next", parent_id="compact-r", timestamp=101,
+                              message=impl.user_message("next step", timestamp=101)),
+            impl.MessageEntry(id="a-next", parent_id="u-next", timestamp=102,
+                              message=impl.assistant_message("done", timestamp=102)),
+        ]  # fmt: skip
+        full = [*path, compaction, *after]
+        case = f"build_context(random path {number} + compact-r keeping {first} + 2, {budget})"
+        got = expect_no_error(
+            case, partial(impl.build_context, full, **budget, estimate_tokens=estimate)
+        )
+        suffix = full[[entry.id for entry in full].index(first) :]
+        groups = groups_of(suffix)
+        costs = [sum(estimate(entry.message) for entry in group) for group in groups]
+        system = [
+            entry for entry in path if entry.type == "message" and entry.message.role == "system"
+        ]
+        system_cost = estimate(system[0].message) if system else 0
+        room = budget["max_tokens"] - system_cost - budget["reserved_output"]
+        available = max(0, room - budget["safety_margin"])
+        start = oracle_first_kept(costs, max(0, available - 5))
+        expect_values(
+            case,
+            {
+                "kept_entry_ids": [entry.id for group in groups[start:] for entry in group],
+                "tokens.messages": 5 + sum(costs[start:]),
+            },
+            {"kept_entry_ids": got.kept_entry_ids, "tokens.messages": got.tokens.messages},
+            hint="restore from the first kept entry on (after the compaction too), pay the "
+            "summary (5) first, then whole groups newest first while they fit",
+        )

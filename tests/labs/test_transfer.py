@@ -10,11 +10,13 @@ path after a compaction, and compares every row with the build it describes.
 
 from __future__ import annotations
 
+from functools import partial
 from types import ModuleType
 from typing import Any
 
 import pytest
 from lab_checks import expect, expect_equal, expect_no_error, shown
+from path_oracle import groups_of, newest_first_oracle, random_paths
 
 pytestmark = pytest.mark.transfer
 
@@ -190,3 +192,38 @@ def test_ledger_agrees_with_build_context_also_after_a_compaction(impl: ModuleTy
         as_tuples(impl.ledger_from_plan(plan)),
         hint=f"budget_ledger is ledger_from_plan of the same plan; {ROW_RULE}",
     )
+    _random_paths_ledger_as_the_oracle_says(impl)
+
+
+def _random_paths_ledger_as_the_oracle_says(impl: ModuleType) -> None:
+    """Beyond the fixture: one row per group of a seeded path, status by suffix sums."""
+    for number, (path, budget, estimate) in enumerate(random_paths(impl, count=60)):
+        case = f"budget_ledger(random path {number}, {budget})"
+        rows = expect_no_error(
+            case, partial(impl.budget_ledger, path, **budget, estimate_tokens=estimate)
+        )
+        kept, _messages = newest_first_oracle(impl, path, budget, estimate)
+        groups = groups_of(path)
+        overflow = bool(groups) and kept == [entry.id for entry in groups[-1]] and sum(
+            estimate(entry.message) for entry in groups[-1]
+        ) > _allowance(path, budget, estimate)  # fmt: skip
+        expected = [
+            (
+                index + 1,
+                [entry.id for entry in group],
+                "trimmed" if group[0].id not in kept else ("overflow" if overflow else "kept"),
+            )
+            for index, group in enumerate(groups)
+        ]
+        expect_rows(
+            f"{case}: (group, entry_ids, status)",
+            expected,
+            [(row.group, row.entry_ids, row.status) for row in rows],
+            hint=STATUS_RULE,
+        )
+
+
+def _allowance(path: list, budget: dict, estimate: Any) -> Any:
+    system = [e for e in path if e.type == "message" and e.message.role == "system"]
+    room = budget["max_tokens"] - (estimate(system[0].message) if system else 0)
+    return max(0, room - budget["reserved_output"] - budget["safety_margin"])
