@@ -27,6 +27,7 @@ __all__ = [
     "is_read_only",
     "price",
     "reads_only",
+    "require_estimator",
 ]
 
 Number = int | float
@@ -75,6 +76,15 @@ def _shown(value: object) -> str:
     """The value as a short repr: a huge int or a long string must not flood the message."""
     text = repr(value) if not isinstance(value, int) or value.bit_length() < 200 else "a huge int"
     return text if len(text) <= 80 else text[:77] + "..."
+
+
+def require_estimator(estimate_tokens: object) -> None:
+    """Refuse an ``estimate_tokens`` that is not a function, before anything is priced."""
+    if not callable(estimate_tokens):
+        raise BudgetError(
+            "estimate_tokens must be a function (str | message) -> number, "
+            f"got {_shown(estimate_tokens)}"
+        )
 
 
 def price(estimate_tokens: Estimator, message: BaseModel, *label: str) -> Number:

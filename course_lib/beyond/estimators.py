@@ -26,6 +26,7 @@ from typing import Any
 
 from ..base.errors import CourseError
 from ..base.pricing import Estimator, reads_only
+from ..base.wire import MAX_SAFE_INTEGER
 from ..chapter.messages import (
     AssistantMessage,
     SystemMessage,
@@ -100,18 +101,33 @@ def chars_estimator(chars_per_token: int | float = 4) -> Estimator:
     if (
         isinstance(chars_per_token, bool)
         or not isinstance(chars_per_token, int | float)
-        or not math.isfinite(chars_per_token)
+        or not _finite(chars_per_token)
         or chars_per_token <= 0
     ):
+        shown = "an int too large for a float" if isinstance(chars_per_token, int) else None
         raise EstimatorError(
-            f"chars_per_token must be a finite number > 0, got {chars_per_token!r}"
+            f"chars_per_token must be a finite number > 0, got {shown or repr(chars_per_token)}"
         )
 
     def estimate(value: Any) -> int:
         characters = sum(_utf16_length(text) for text in priced_texts(value))
-        return math.ceil(characters / chars_per_token)
+        tokens = characters / chars_per_token
+        if not math.isfinite(tokens) or tokens > MAX_SAFE_INTEGER:
+            raise EstimatorError(
+                f"{characters} characters at {chars_per_token!r} per token is more tokens "
+                "than the course can count (2**53 - 1); use a larger chars_per_token"
+            )
+        return math.ceil(tokens)
 
     return reads_only(estimate)
+
+
+def _finite(number: int | float) -> bool:
+    """``math.isfinite``, also for an int too large to become a float (it is not finite here)."""
+    try:
+        return math.isfinite(number)
+    except OverflowError:
+        return False
 
 
 def _load_encoding(name: str) -> Any:

@@ -23,6 +23,7 @@ from course_lib.base.pricing import (
     add_in_order,
     check_budget_number,
     price,
+    require_estimator,
 )
 
 from .entries import CompactionEntry, MessageEntry, SessionEntry, require_session_entries
@@ -110,6 +111,7 @@ def plan_budget(
     """
     kinds = require_session_entries(active_path)
     check_budget_numbers(max_tokens, reserved_output, safety_margin)
+    require_estimator(estimate_tokens)
 
     # Lab 11.5: the newest compaction stands in for the path before its first kept entry.
     has_compaction = any(issubclass(kind, CompactionEntry) for kind in kinds)

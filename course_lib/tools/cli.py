@@ -7,6 +7,8 @@ Each subcommand lives in its own module and registers itself here. Any
 from __future__ import annotations
 
 import argparse
+import errno
+import os
 import sys
 from collections.abc import Sequence
 from importlib import import_module
@@ -53,14 +55,41 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``course-lab``; returns the exit status (0 ok, 1 checks failed, 2 bad input)."""
+    """Run ``course-lab``; returns the exit status (0 ok, 1 checks failed, 2 bad input).
+
+    A reader that stops early (``course-lab check 11 | head``) or a full disk
+    behind stdout (``inspect FILE > /dev/full``) ends the command quietly with
+    status 1 and one line on stderr, never a traceback.
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.func(args))
+        status = int(args.func(args))
+        sys.stdout.flush()
+        return status
     except CourseError as error:
         print(f"course-lab: error: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        _silence_stdout()  # the reader is gone: nothing more can be said on stdout
+        return 1
+    except OSError as error:
+        if error.errno != errno.ENOSPC:
+            raise
+        _silence_stdout()
+        print("course-lab: error: stdout: no space left on the device", file=sys.stderr)
+        return 1
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device, so the interpreter's last flush cannot fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout is not a real file (a test's capture)
+        pass
+    finally:
+        os.close(devnull)
 
 
 if __name__ == "__main__":

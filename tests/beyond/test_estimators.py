@@ -217,3 +217,12 @@ def test_an_unmarked_estimator_gets_copies_and_cannot_change_the_path() -> None:
     assert kept == [by_id[entry_id].message for entry_id in result.kept_entry_ids]
     on_path = {id(entry.message) for entry in path if isinstance(entry, MessageEntry)}
     assert not any(id(value) in on_path for value in seen)
+
+
+def test_a_chars_per_token_too_large_or_too_small_is_an_estimator_error_not_an_overflow() -> None:
+    with pytest.raises(EstimatorError, match="too large for a float"):
+        chars_estimator(10**400)
+    tiny = chars_estimator(5e-324)
+    with pytest.raises(EstimatorError, match="more tokens than the course can count"):
+        tiny("x" * 100)
+    assert chars_estimator(0.5)("x" * 3) == 6  # a fraction of a character per token is fine

@@ -409,3 +409,9 @@ def test_a_path_of_foreign_objects_is_reported_not_ignored() -> None:
             SessionEntryError, match=r"session entry u2: item 3 of the path is a dict"
         ):
             call()
+
+
+@pytest.mark.parametrize("estimator", [None, 4, "chars"], ids=["None", "a number", "a string"])
+def test_an_estimator_that_is_not_a_function_is_a_budget_error(estimator: object) -> None:
+    with pytest.raises(BudgetError, match="estimate_tokens must be a function"):
+        build_context(chapter_fixture(), max_tokens=31, estimate_tokens=estimator)  # type: ignore[arg-type]

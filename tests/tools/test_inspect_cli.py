@@ -271,3 +271,25 @@ def test_a_progress_bar_only_for_large_files_on_a_terminal() -> None:
     small = FakeTerminal()  # a small file: nothing drawn either
     run_inspect(V3, small)
     assert small.getvalue() == ""
+
+
+def test_a_reader_that_stops_early_or_a_full_disk_ends_quietly() -> None:
+    import subprocess
+    import sys
+
+    sample = Path(__file__).resolve().parents[2] / "data" / "pi-sessions" / "large-session.v1.jsonl"
+    command = [sys.executable, "-m", "course_lib.tools.cli", "inspect", str(sample)]
+    closed = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert closed.stdout is not None and closed.stderr is not None
+    closed.stdout.close()  # the reader is gone before the first line
+    errors = closed.stderr.read().decode()
+    closed.stderr.close()
+    assert closed.wait(timeout=120) == 1
+    assert "Traceback" not in errors
+    if Path("/dev/full").exists():
+        with open("/dev/full", "w") as full:
+            run = subprocess.run(command, stdout=full, stderr=subprocess.PIPE, timeout=120)
+        assert run.returncode == 1
+        assert (
+            run.stderr.decode().strip() == "course-lab: error: stdout: no space left on the device"
+        )
