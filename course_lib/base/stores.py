@@ -427,6 +427,7 @@ def _append_or_undo(handle: BinaryIO, size: int, data: bytes) -> None:
     flushed later. ``size`` was measured while holding the lock, so the cut can
     only remove this append's own bytes, never a line another writer committed.
     """
+    handle.seek(size)  # the end of the file as seen under the lock
     try:
         _write_all(handle, data)
     except BaseException:
@@ -546,7 +547,7 @@ class JsonlStore(Generic[E]):
         """Parse, then commit ``entry`` as one line; on any failure the file is left as it was."""
         snapshot = self._codec.parse(entry)
         line = dumps_line(snapshot.to_wire()).encode("utf-8")
-        with self._lock, self._locked_file("a+b") as handle:
+        with self._lock, self._locked_file() as handle:
             self._catch_up(handle)
             self._refuse_torn_tail()
             problem = _check_append(snapshot, self._ids)
@@ -563,7 +564,7 @@ class JsonlStore(Generic[E]):
         with self._lock:
             if _ends_committed(self.path):  # no tail right now: nothing to move, nothing to lock
                 return RepairResult(sidecar_path=None, bytes_moved=0)
-            with self._locked_file("r+b") as handle:
+            with self._locked_file() as handle:
                 self._catch_up(handle)  # the "tail" may be a line another writer has finished
                 tail = self._view.tail
                 if not tail:
@@ -576,7 +577,7 @@ class JsonlStore(Generic[E]):
                 return RepairResult(sidecar_path=sidecar, bytes_moved=len(tail))
 
     @contextmanager
-    def _locked_file(self, mode: Literal["a+b", "r+b"]) -> Iterator[BinaryIO]:
+    def _locked_file(self) -> Iterator[BinaryIO]:
         """Hold the cross-process lock, then open the file: no cooperating writer runs meanwhile."""
         try:
             self._file_lock.acquire(timeout=LOCK_TIMEOUT_SECONDS)
@@ -587,7 +588,19 @@ class JsonlStore(Generic[E]):
                 f"for more than {LOCK_TIMEOUT_SECONDS:g} s"
             ) from error
         try:
-            with self.path.open(mode, buffering=0) as handle:
+            # Never created here: a session removed since it was opened (or a link whose
+            # target is gone) stays removed, and the append is refused below.
+            try:
+                handle = self.path.open("r+b", buffering=0)
+            except FileNotFoundError:
+                raise SessionStoreError(
+                    f"{self.path.name}: the file was removed since it was opened; open it again"
+                ) from None
+            except OSError as error:
+                raise SessionStoreError(
+                    f"{self.path.name}: cannot open it for writing: {error.strerror or error}"
+                ) from None
+            with handle:
                 yield handle
         finally:
             self._file_lock.release()

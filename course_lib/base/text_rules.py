@@ -36,9 +36,10 @@ def is_blank(value: str) -> bool:
     return not value.strip(_TRIM_CHARS)
 
 
-# C0 and C1 control characters, DEL, and the line/paragraph separators that
-# split a line on some terminals.
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+# C0 and C1 control characters, DEL, the line/paragraph separators that split a
+# line on some terminals, and the invisible ones that change what a reader sees:
+# zero-width characters, bidirectional embeddings, overrides and isolates, the BOM.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]")
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 

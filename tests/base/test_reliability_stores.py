@@ -428,8 +428,8 @@ _real_open = pathlib.Path.open
 
 
 def failing_open(self: Path, mode: str = "r", buffering: int = -1, **kwargs: Any) -> Any:
-    """``Path.open`` whose append handles fail half-way through every write."""
-    if "a" not in mode:
+    """``Path.open`` whose write handles fail half-way through every write."""
+    if "+" not in mode:
         return _real_open(self, mode, buffering, **kwargs)
     return PartialWriteIO(str(self), mode.replace("b", ""))
 
@@ -465,8 +465,8 @@ class TrickleIO(io.FileIO):
 
 
 def trickling_open(self: Path, mode: str = "r", buffering: int = -1, **kwargs: Any) -> Any:
-    """``Path.open`` whose append handles write in short pieces."""
-    if "a" not in mode:
+    """``Path.open`` whose write handles write in short pieces."""
+    if "+" not in mode:
         return _real_open(self, mode, buffering, **kwargs)
     return TrickleIO(str(self), mode.replace("b", ""))
 

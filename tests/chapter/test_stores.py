@@ -417,7 +417,7 @@ def test_a_failing_append_leaves_the_file_byte_identical(
     real_open = pathlib.Path.open
 
     def failing_open(self: Path, mode: str = "r", buffering: int = -1, **kwargs: Any) -> Any:
-        if "a" not in mode:
+        if "+" not in mode:  # only the store's write handle fails
             return real_open(self, mode, buffering, **kwargs)
         raw = PartialWriteIO(str(self), mode.replace("b", ""))
         if buffering == 0:
@@ -579,3 +579,22 @@ def test_messages_on_path_skips_other_entries_and_returns_copies() -> None:
         "user",
         "assistant",
     ]
+
+
+def test_a_refused_append_creates_nothing_where_the_session_was_removed(tmp_path: Path) -> None:
+    file = tmp_path / "session.jsonl"
+    store = JsonlSessionStore.open(file)
+    file.unlink()
+    with pytest.raises(SessionStoreError, match="removed since it was opened"):
+        store.append(chapter_fixture()[0])
+    assert not file.exists()
+
+    target = tmp_path / "target.jsonl"
+    link = tmp_path / "link.jsonl"
+    JsonlSessionStore.open(target)
+    link.symlink_to(target)
+    linked = JsonlSessionStore.open(link)
+    target.unlink()  # the link now dangles
+    with pytest.raises(SessionStoreError, match="removed since it was opened"):
+        linked.append(chapter_fixture()[0])
+    assert not target.exists()
