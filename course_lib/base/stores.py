@@ -427,7 +427,7 @@ def _append_or_undo(handle: BinaryIO, size: int, data: bytes) -> None:
     flushed later. ``size`` was measured while holding the lock, so the cut can
     only remove this append's own bytes, never a line another writer committed.
     """
-    handle.seek(size)  # the end of the file as seen under the lock
+    handle.seek(0, os.SEEK_END)  # appended at the end, as an append-mode handle would
     try:
         _write_all(handle, data)
     except BaseException:
