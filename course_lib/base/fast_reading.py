@@ -79,6 +79,19 @@ class FastLineReader:
         self._structure = max(structure_depth(model) for model in models)
         self._plans: dict[JsonLimits, tuple[int, dict[str, Any] | None]] = {}
         self._default = self._plan(DEFAULT_LIMITS)
+        self._validate = self._validator.validate_python
+
+    def read_committed(self, line: bytes) -> Any | None:
+        """``self(line)`` for a file's committed line under the default limits: the store's
+        reader calls this once per line, so it does only what such a line needs."""
+        longest, context = self._default
+        if context is None or len(line) > longest:
+            return None
+        try:
+            value = from_json(line, allow_inf_nan=False, catch_duplicate_keys=True)
+            return self._validate(value, by_alias=True, by_name=False, context=context)
+        except ValueError:
+            return None
 
     def _plan(self, limits: JsonLimits) -> tuple[int, dict[str, Any] | None]:
         """For ``limits``: the longest line read fast, and the validation context (``None``:

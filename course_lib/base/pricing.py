@@ -87,20 +87,21 @@ def require_estimator(estimate_tokens: object) -> None:
         )
 
 
-def price(estimate_tokens: Estimator, message: BaseModel, *label: str) -> Number:
+def price(estimate_tokens: Estimator, message: BaseModel, what: str, which: str = "") -> Number:
     """What ``estimate_tokens`` says ``message`` costs, checked; the estimator never sees the path.
 
     An estimator marked ``reads_only`` (the ones this package ships) is given
     the message itself; any other gets a deep copy, so it can never change the
-    caller's path. ``label`` names the message in a ``BudgetError`` (its
-    parts are joined by spaces only when there is an error: this runs once
-    per message of the path).
+    caller's path. ``what`` and ``which`` name the message in a
+    ``BudgetError`` (``"message entry", "a2"``), joined only when there is an
+    error: this runs once per message of the path.
     """
     reads_only_ = getattr(estimate_tokens, _READS_ONLY, False) is True  # is_read_only, inlined
     tokens = estimate_tokens(message if reads_only_ else message.model_copy(deep=True))
     if type(tokens) is int and 0 <= tokens <= MAX_SAFE_INTEGER:
         return tokens
-    return check_budget_number(f"estimate_tokens result for {' '.join(label)}", tokens)
+    name = f"{what} {which}" if which else what
+    return check_budget_number(f"estimate_tokens result for {name}", tokens)
 
 
 def add_in_order(costs: Iterable[Number]) -> Number:

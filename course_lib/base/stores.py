@@ -230,10 +230,6 @@ def _decoded(line: bytes) -> str:
 _BRACES = ("{", b"{")
 
 
-def _never(line: str | bytes, limits: JsonLimits) -> None:
-    """The fast reader of a codec that has none: never sure."""
-    return None
-
 
 def _parse_lines(
     numbered: Iterable[tuple[int, str | bytes]], known: Set[str], codec: EntryCodec[E]
@@ -241,11 +237,13 @@ def _parse_lines(
     """Parse committed lines, skipping blank ones; ``known`` holds the ids read before them."""
     entries: list[E] = []
     new_ids: set[str] = set()
-    read_fast = codec.read_fast or _never
+    fast = codec.read_fast
     for number, line in numbered:
         if line[:1] not in _BRACES and _is_blank_line(line, number):  # "{..." is never blank
             continue
-        entry = read_fast(line, DEFAULT_LIMITS)  # most lines: straight to the entry
+        entry = None
+        if fast is not None:  # most lines: straight to the entry
+            entry = fast.read_committed(line) if type(line) is bytes else fast(line)
         if entry is None:
             try:
                 entry = codec.parse_line_carefully(line)

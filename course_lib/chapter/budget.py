@@ -196,7 +196,7 @@ def replay_system(active_path: Sequence[SessionEntry]) -> SystemMessage | None:
         [
             entry.message
             for entry in active_path
-            if isinstance(entry, MessageEntry) and entry.message.role == "system"
+            if type(entry) is MessageEntry and type(entry.message) is SystemMessage
         ]
     )
     # --- Lab 11.3: end ---
