@@ -230,7 +230,6 @@ def _decoded(line: bytes) -> str:
 _BRACES = ("{", b"{")
 
 
-
 def _parse_lines(
     numbered: Iterable[tuple[int, str | bytes]], known: Set[str], codec: EntryCodec[E]
 ) -> _Parsed[E]:
