@@ -95,6 +95,17 @@ def _newest_first_sum(costs: list[int | float]) -> int | float:
     return total
 
 
+def available_for_messages(
+    path: list[Any], budget: dict[str, int], estimate: Callable[[Any], int | float]
+) -> int | float:
+    """What the fixed costs leave for messages: the path's one system message (at most), the
+    reserved output and the safety margin come off ``max_tokens``; never below 0."""
+    systems = [e for e in path if e.type == "message" and e.message.role == "system"]
+    system_cost = estimate(systems[0].message) if systems else 0
+    room = budget["max_tokens"] - system_cost - budget["reserved_output"] - budget["safety_margin"]
+    return max(0, room)
+
+
 def newest_first_oracle(
     impl: ModuleType,
     path: list[Any],
@@ -102,32 +113,17 @@ def newest_first_oracle(
     estimate: Callable[[Any], int | float],
 ) -> tuple[list[str], int | float]:
     """``(kept_entry_ids, tokens.messages)`` for a path without compaction, by suffix sums."""
-    groups: list[list[Any]] = []
-    system_cost: int | float = 0
-    for entry in path:
-        if entry.type != "message":
-            continue  # metadata is never sent
-        role = entry.message.role
-        if role == "system":
-            system_cost = estimate(entry.message)  # one system message at most: its replay
-        elif role == "user":
-            groups.append([entry])
-        else:
-            groups[-1].append(entry)
+    groups = groups_of(path)
     costs: list[int | float] = []
     for group in groups:
         cost: int | float = 0
         for entry in group:  # path order, as the course adds them
             cost += estimate(entry.message)
         costs.append(cost)
-    room = budget["max_tokens"] - system_cost - budget["reserved_output"] - budget["safety_margin"]
-    allowance = max(0, room)
-    fitting = [i for i in range(len(costs)) if _newest_first_sum(costs[i:]) <= allowance]
-    first = min(fitting) if fitting else max(0, len(costs) - 1)
-    messages: int | float = 0
-    for cost in reversed(costs[first:]):  # newest group first, as the course adds them
-        messages += cost
-    return [entry.id for group in groups[first:] for entry in group], messages
+    first = first_kept(costs, available_for_messages(path, budget, estimate))
+    return [entry.id for group in groups[first:] for entry in group], _newest_first_sum(
+        costs[first:]
+    )
 
 
 def groups_of(path: list[Any]) -> list[list[Any]]:

@@ -83,15 +83,8 @@ class FastLineReader:
 
     def read_committed(self, line: bytes) -> Any | None:
         """``self(line)`` for a file's committed line under the default limits: the store's
-        reader calls this once per line, so it does only what such a line needs."""
-        longest, context = self._default
-        if context is None or len(line) > longest:
-            return None
-        try:
-            value = from_json(line, allow_inf_nan=False, catch_duplicate_keys=True)
-            return self._validate(value, by_alias=True, by_name=False, context=context)
-        except ValueError:
-            return None
+        reader calls this once per line, so it skips looking the limits up."""
+        return self._read(line, *self._default)
 
     def _plan(self, limits: JsonLimits) -> tuple[int, dict[str, Any] | None]:
         """For ``limits``: the longest line read fast, and the validation context (``None``:
@@ -121,14 +114,16 @@ class FastLineReader:
             return None
 
     def __call__(self, line: str | bytes, limits: JsonLimits = DEFAULT_LIMITS) -> Any | None:
-        longest, context = self._default if limits is DEFAULT_LIMITS else self._plan(limits)
+        return self._read(
+            line, *(self._default if limits is DEFAULT_LIMITS else self._plan(limits))
+        )
+
+    def _read(self, line: str | bytes, longest: int, context: dict[str, Any] | None) -> Any | None:
         if context is None or len(line) > longest:
             return None  # a size limit may be broken: the careful reader counts
         try:  # jiter's own nesting limit keeps its stack safe
             data = line if isinstance(line, bytes) else line.encode("utf-8")
             value = from_json(data, allow_inf_nan=False, catch_duplicate_keys=True)
-            return self._validator.validate_python(
-                value, by_alias=True, by_name=False, context=context
-            )
+            return self._validate(value, by_alias=True, by_name=False, context=context)
         except ValueError:  # pydantic's ValidationError is a ValueError too; so is a lone
             return None  # surrogate that ``encode`` refuses (UnicodeEncodeError)

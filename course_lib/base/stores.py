@@ -100,12 +100,7 @@ class EntryCodec(Generic[E]):
             value = _read_json_line(line, limits)  # depth and size limits checked here
         except JsonValueError as error:
             raise SessionEntryError(f"session entry (no id): {error}") from None
-        if type(value) is dict:
-            try:
-                return self.validate_fresh(value)
-            except SessionEntryError:
-                pass  # named by the careful path below, exactly as it always names it
-        return self.parse(value)
+        return self._fresh_or_careful(value)
 
     def parse_fresh(self, value: Any, *, schema_keys_only: bool = False) -> E:
         """``parse`` for a dict just built from parsed JSON (an importer's draft), without the copy.

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 from lab_checks import expect, expect_equal, expect_error, expect_no_error, expect_values
+from path_oracle import available_for_messages, groups_of, random_paths
 from path_oracle import first_kept as oracle_first_kept
-from path_oracle import groups_of, random_paths
 
 pytestmark = pytest.mark.lab_11_5
 
@@ -385,13 +385,8 @@ def _random_compactions_restore_as_the_oracle_says(impl: ModuleType) -> None:
         suffix = full[[entry.id for entry in full].index(first) :]
         groups = groups_of(suffix)
         costs = [sum(estimate(entry.message) for entry in group) for group in groups]
-        system = [
-            entry for entry in path if entry.type == "message" and entry.message.role == "system"
-        ]
-        system_cost = estimate(system[0].message) if system else 0
-        room = budget["max_tokens"] - system_cost - budget["reserved_output"]
-        available = max(0, room - budget["safety_margin"])
-        start = oracle_first_kept(costs, max(0, available - 5))
+        available = available_for_messages(path, budget, estimate)
+        start = oracle_first_kept(costs, max(0, available - 5))  # the summary is paid first
         expect_values(
             case,
             {

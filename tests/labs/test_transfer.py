@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from lab_checks import expect, expect_equal, expect_no_error, shown
-from path_oracle import groups_of, newest_first_oracle, random_paths
+from path_oracle import available_for_messages, groups_of, newest_first_oracle, random_paths
 
 pytestmark = pytest.mark.transfer
 
@@ -206,7 +206,7 @@ def _random_paths_ledger_as_the_oracle_says(impl: ModuleType) -> None:
         groups = groups_of(path)
         overflow = bool(groups) and kept == [entry.id for entry in groups[-1]] and sum(
             estimate(entry.message) for entry in groups[-1]
-        ) > _allowance(path, budget, estimate)  # fmt: skip
+        ) > available_for_messages(path, budget, estimate)  # fmt: skip
         expected = [
             (
                 index + 1,
@@ -221,9 +221,3 @@ def _random_paths_ledger_as_the_oracle_says(impl: ModuleType) -> None:
             [(row.group, row.entry_ids, row.status) for row in rows],
             hint=STATUS_RULE,
         )
-
-
-def _allowance(path: list, budget: dict, estimate: Any) -> Any:
-    system = [e for e in path if e.type == "message" and e.message.role == "system"]
-    room = budget["max_tokens"] - (estimate(system[0].message) if system else 0)
-    return max(0, room - budget["reserved_output"] - budget["safety_margin"])
