@@ -78,7 +78,11 @@ def _write(folder: Path) -> Path:
     notebook = {
         "cells": CELLS,
         "metadata": {
-            "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}
+            "kernelspec": {
+                "display_name": "Python 3 (ipykernel)",
+                "language": "python",
+                "name": "python3",
+            }
         },
         "nbformat": 4,
         "nbformat_minor": 5,

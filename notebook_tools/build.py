@@ -73,7 +73,8 @@ def edition_cells(name: str, lang: Lang) -> list[Cell]:
         ) from None
 
 
-KERNELSPEC = {"display_name": "Python 3", "language": "python", "name": "python3"}
+KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+"""What ipykernel's kernel spec says, word for word: JupyterLab rewrites any other name on opening."""
 LANGUAGE_INFO = {
     "codemirror_mode": {"name": "ipython", "version": 3},
     "file_extension": ".py",
