@@ -2,13 +2,10 @@
 
 Chapter 11 §4 「31 个 token 怎样留下第二、三组」 (how 31 tokens keep groups two and
 three). Fixed costs come first (the replayed system message, reserved output,
-safety margin); what is left is the message allowance, and whole interaction
-groups fill it from the newest backwards. Lab 11.5 (``restoring``) plugs in
-between: after a compaction its summary is paid from the allowance first.
-History is never changed: the result is a fresh view of it.
-
-``plan_budget`` is the chapter's ``buildContext`` step by step; each step is a
-small function below it, in the order it runs.
+safety margin); whole interaction groups fill what is left from the newest
+backwards. After a compaction (Lab 11.5) its summary is paid first. History is
+never changed: ``plan_budget`` is the course's ``buildContext`` step by step,
+and each step is a small function below it, in the order it runs.
 """
 
 from __future__ import annotations
@@ -71,8 +68,7 @@ class BuildContextResult:
 class BudgetPlan:
     """Every decision ``build_context`` makes, so views (the ledger) never re-decide them.
 
-    ``groups`` hold the path's own entries (nothing is copied to decide): read
-    them, never change them; ``context_from_plan`` copies what it returns.
+    ``groups`` hold the path's own entries: read them, never change them.
     """
 
     system_message: SystemMessage | None
@@ -87,6 +83,7 @@ class BudgetPlan:
 
     @property
     def kept_groups(self) -> list[InteractionGroup]:
+        """The groups the model input keeps, oldest first."""
         return self.groups[self.first_kept_group :]
 
 
@@ -103,11 +100,9 @@ def plan_budget(
 
     Chapter 11 §4 「31 个 token 怎样留下第二、三组」 and §6 「恢复时把最新摘要接在
     保留后缀前面」 (restoring puts the newest summary before the kept suffix).
-    Given code: each step below is a function of Lab 11.2, 11.3 or 11.5.
-
-    The path is grouped before anything is priced, and then priced in the
-    course's order: the replayed system message, the summary, every candidate
-    message in path order.
+    Given code; its arguments are ``build_context``'s. The path is grouped
+    before anything is priced, then priced in the course's order: the
+    replayed system message, the summary, every candidate message.
     """
     kinds = require_session_entries(active_path)
     check_budget_numbers(max_tokens, reserved_output, safety_margin)
@@ -163,9 +158,8 @@ def check_budget_numbers(
 
     Chapter 11 §4 「31 个 token 怎样留下第二、三组」, rule 1 · Lab 11.3.
 
-    Check each of the three with ``check_budget_number(name, value)`` (from
-    the base layer), whose ``BudgetError`` names the number: ``max_tokens``,
-    ``reserved_output``, ``safety_margin``.
+    Check each with ``check_budget_number(name, value)`` (base layer), whose
+    ``BudgetError`` names ``max_tokens``, ``reserved_output`` or ``safety_margin``.
 
     Raises:
         BudgetError: ``max_tokens must be a finite number >= 0, got -1``.
@@ -182,10 +176,16 @@ def replay_system(active_path: Sequence[SessionEntry]) -> SystemMessage | None:
 
     Chapter 11 §4 「31 个 token 怎样留下第二、三组」, rule 2 · Lab 11.3.
 
-    System messages are prompt state, not conversation: collect the messages
-    of every message entry whose role is ``"system"``, in path order, from the
-    whole ``active_path`` (after a compaction, the part before it too), and
-    replay them with ``current_system_message``. ``None`` without one.
+    System messages are prompt state, not conversation: replay, with
+    ``current_system_message``, the message of every message entry whose role
+    is ``"system"``, in path order, from the whole path (after a compaction,
+    the part before it too).
+
+    Args:
+        active_path: the entries from the root to the leaf.
+
+    Returns:
+        The replayed system message, or ``None`` without one.
 
     >>> from course_lib.chapter.fixture import chapter_fixture
     >>> replay_system(chapter_fixture()).content
@@ -203,16 +203,20 @@ def replay_system(active_path: Sequence[SessionEntry]) -> SystemMessage | None:
 
 
 def group_costs(groups: Sequence[InteractionGroup], estimate_tokens: Estimator) -> list[Number]:
-    """Each group's cost: the sum of its messages' estimates, added in path order.
+    """Each group's cost: its messages' estimates, added left to right in path order from 0.
 
     Chapter 11 §4 「31 个 token 怎样留下第二、三组」, rule 4 · Lab 11.3.
 
-    Price each message with ``price(estimate_tokens, entry.message, label)``
-    (base layer: it checks the estimate and never lets the estimator change
-    the path); the label names the message in an error:
-    ``price(estimate_tokens, entry.message, "message entry", entry.id)``. Add
-    each group's costs left to right in path order, from 0 (the course's
-    order, so float costs give the same bits).
+    Price each message with ``price(estimate_tokens, entry.message,
+    "message entry", entry.id)`` (base layer: it checks the estimate, names
+    the entry in an error and never lets the estimator change the path). The
+    course's order of additions gives float costs the same bits.
+
+    Returns:
+        One cost per group, oldest first.
+
+    Raises:
+        BudgetError: an estimate that is not a finite number >= 0.
 
     >>> from course_lib.chapter.fixture import chapter_fixture, fixture_estimator
     >>> from course_lib.chapter.groups import split_interactions
@@ -237,14 +241,15 @@ def message_allowances(
     safety_margin: Number,
     summary_tokens: Number = 0,
 ) -> tuple[Number, Number]:
-    """``(available_for_messages, group allowance)``: the deduction table's last column.
+    """The deduction table's last column: what messages, and then groups, may use.
 
     Chapter 11 §4 「31 个 token 怎样留下第二、三组」, rule 3, and §6 step 3 · Lab 11.3.
 
-    The fixed costs come off first, never below zero:
-    ``available_for_messages = max(0, max_tokens - system - reserved_output - safety_margin)``.
-    After a compaction the summary is paid from that first; what the groups
-    may use is ``max(0, available_for_messages - summary_tokens)``.
+    Returns:
+        ``(available_for_messages, allowance)``: ``available_for_messages =
+        max(0, max_tokens - system - reserved_output - safety_margin)``; after a
+        compaction the summary is paid from it first, so the groups'
+        ``allowance = max(0, available_for_messages - summary_tokens)``.
 
     >>> message_allowances(31, 3, 4, 2)   # the chapter's deduction table: 31 -> 28 -> 24 -> 22
     (22, 22)
@@ -263,14 +268,14 @@ def select_newest_groups(costs: Sequence[Number], allowance: Number) -> tuple[in
     Chapter 11 §4 「31 个 token 怎样留下第二、三组」, rule 4 · Lab 11.3.
 
     ``costs`` are oldest first, so walk from the end. A group is kept while
-    ``used + cost <= allowance`` (a group that fits exactly is kept); stop at
-    the first group that does not fit, never skipping one to take an older
-    one. Reasons: ``"single_group_overflow"`` when the newest group alone is
-    over the allowance (it is still kept, whole), ``"trimmed"`` when an older
-    group was left out, else ``"within_budget"`` (also for no groups at all).
+    ``used + cost <= allowance`` (one that fits exactly is kept); stop at the
+    first that does not fit, never skipping one to take an older one.
 
     Returns:
-        ``(index of the oldest kept group, reason)``; ``(0, "within_budget")`` for no groups.
+        ``(index of the oldest kept group, reason)``: ``"single_group_overflow"``
+        when the newest group alone is over (still kept, whole), ``"trimmed"``
+        when an older group was left out, else ``"within_budget"`` (also
+        ``(0, "within_budget")`` for no groups).
 
     >>> select_newest_groups([7, 7, 15], 22)   # 15 fits, +7 = 22 fits, +7 = 29 does not
     (1, 'trimmed')
@@ -303,14 +308,16 @@ def token_projection(
 ) -> TokenProjection:
     """Where the window went: the ``tokens`` of the result.
 
-    Chapter 11 §4 「31 个 token 怎样留下第二、三组」, rule 4 and 5 · Lab 11.3.
+    Chapter 11 §4 「31 个 token 怎样留下第二、三组」, rules 4 and 5 · Lab 11.3.
 
-    ``messages`` is the summary's cost first, then the kept groups' costs
-    added newest group first (``add_in_order`` over ``reversed(kept_costs)``:
-    the TypeScript course's order, so float costs give the same bits);
-    ``total = system + messages + reserved_output + safety_margin``, checked
-    with ``check_budget_number("the total of the projection", ...)`` (huge
-    floats reach infinity).
+    ``messages`` is the summary's cost, then the kept groups' costs added
+    newest first (``add_in_order(reversed(kept_costs))``: the course's order,
+    so float costs give the same bits);
+    ``total = system + messages + reserved_output + safety_margin``.
+
+    Raises:
+        BudgetError: a total that reaches infinity, from
+            ``check_budget_number("the total of the projection", total)``.
     """
     # --- Lab 11.3 budget projection: begin ---
     messages = summary_tokens + add_in_order(reversed(kept_costs))
@@ -332,11 +339,13 @@ def context_from_plan(plan: BudgetPlan) -> BuildContextResult:
 
     Chapter 11 §4 「31 个 token 怎样留下第二、三组」, rule 5 · Lab 11.3.
 
-    ``messages`` starts with the replayed system message and the summary when
-    the plan has them, then the message of every entry of the kept groups in
-    path order, each a deep copy (``model_copy(deep=True)``) so that changing
-    the result never changes the path, nor the other way round;
-    ``kept_entry_ids`` names only those kept entries.
+    The replayed system message and the summary when the plan has them, then
+    the message of every entry of the kept groups in path order, each a deep
+    copy (``model_copy(deep=True)``), so that changing the result never
+    changes the path, nor the other way round.
+
+    Returns:
+        The result; ``kept_entry_ids`` names only the kept message entries.
     """
     # --- Lab 11.3 budget projection: begin ---
     head = [message for message in (plan.system_message, plan.summary) if message is not None]

@@ -59,6 +59,9 @@ def create_compaction_entry(
       with the ``summary`` passed in; ``tokens_before`` is kept as given;
     * nothing is stored: the caller appends the entry explicitly.
 
+    Returns:
+        The validated entry, not yet stored.
+
     Raises:
         CompactionError, SessionEntryError, InteractionError (from the grouping).
 

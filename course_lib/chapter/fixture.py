@@ -125,30 +125,43 @@ def chapter_fixture(lang: FixtureLanguage = "en") -> list[SessionEntry]:
     return list(_chain(_fixture_messages(lang)))
 
 
-def fixture_summary(lang: FixtureLanguage = "en") -> CompactionSummary:
-    """The seven-field summary ``compact-1`` records for the dropped first interaction."""
-    words = _words(lang)
+def _summary(
+    goal: str, constraints: list[str], completed: list[str], next: list[str]
+) -> CompactionSummary:
     return CompactionSummary(
-        goal=words["goal"],
-        constraints=[words["constraint"]],
-        completed=[words["completed"]],
+        goal=goal,
+        constraints=constraints,
+        completed=completed,
         decisions=[],
         changed_files=[],
         unresolved=[],
-        next=[words["next"]],
+        next=next,
+    )
+
+
+def fixture_summary(lang: FixtureLanguage = "en") -> CompactionSummary:
+    """The seven-field summary ``compact-1`` records for the dropped first interaction."""
+    words = _words(lang)
+    return _summary(words["goal"], [words["constraint"]], [words["completed"]], [words["next"]])
+
+
+def _compact_1(
+    parent: str, summary: CompactionSummary, timestamp: int, tokens_before: int
+) -> CompactionEntry:
+    """The chapter's ``compact-1``: keeping starts at ``u2``."""
+    return CompactionEntry(
+        id="compact-1",
+        parent_id=parent,
+        timestamp=timestamp,
+        summary=summary,
+        first_kept_entry_id="u2",
+        tokens_before=tokens_before,
     )
 
 
 def chapter_fixture_after_compaction(lang: FixtureLanguage = "en") -> list[SessionEntry]:
     """The ten entries, then ``compact-1`` (parent ``a3``, first kept ``u2``), ``u4`` and ``a4``."""
-    compaction = CompactionEntry(
-        id="compact-1",
-        parent_id="a3",
-        timestamp=100,
-        summary=fixture_summary(lang),
-        first_kept_entry_id="u2",
-        tokens_before=29,
-    )
+    compaction = _compact_1("a3", fixture_summary(lang), timestamp=100, tokens_before=29)
     return [*chapter_fixture(lang), compaction, *_chain(_continuation(lang), parent="compact-1")]
 
 
@@ -164,23 +177,10 @@ def system_replay_fixture() -> list[SessionEntry]:
             ("a2", assistant_message("The parser is split.", timestamp=6)),
         ]
     )
-    summary = CompactionSummary(
-        goal="Refactor the parser",
-        constraints=[],
-        completed=["Started the refactor"],
-        decisions=[],
-        changed_files=[],
-        unresolved=[],
-        next=["Continue with the parser"],
+    summary = _summary(
+        "Refactor the parser", [], ["Started the refactor"], ["Continue with the parser"]
     )
-    compaction = CompactionEntry(
-        id="compact-1",
-        parent_id="a2",
-        timestamp=7,
-        summary=summary,
-        first_kept_entry_id="u2",
-        tokens_before=12,
-    )
+    compaction = _compact_1("a2", summary, timestamp=7, tokens_before=12)
     after: list[tuple[str, MessageModel]] = [
         ("patch-2", SystemMessage(content="Prefer small diffs.", timestamp=8)),
         ("u3", user_message("Now the tests.", timestamp=9)),

@@ -59,9 +59,14 @@ class _OpenGroup:
         An assistant message declares a call per ``toolCall`` block (a text
         block between them declares nothing: look at every block); a tool
         result answers ``tool_call_id``. A duplicate can never be repaired by
-        a later entry, so it is refused at once (``InteractionError`` with
-        "duplicate", the entry id and the call id); whether a result's call
+        a later entry, so it is refused at once; whether a result's call
         exists is only known at ``close``.
+
+        Args:
+            entry: the next message entry of the group, in path order.
+
+        Raises:
+            InteractionError: "duplicate", naming the entry id and the call id.
         """
         # --- Lab 11.2 interaction groups: begin ---
         message = entry.message
@@ -91,10 +96,15 @@ class _OpenGroup:
 
         Chapter 11 §3 「两个 tool result 仍属于 u3 开始的同一组」 · Lab 11.2.
 
-        Only now can a result be called unknown (its call may come after it):
-        "unknown call", the result's entry id and the call id; or a call be
-        missing its result: "missing result", the call id and the entry that
-        declared it. The group holds the entries as given.
+        Only now can a result be called unknown (its call may come after it),
+        or a call be missing its result.
+
+        Returns:
+            The group, holding the entries as given.
+
+        Raises:
+            InteractionError: "unknown call" (the result's entry id and the call
+                id) or "missing result" (the call id and the entry that declared it).
         """
         # --- Lab 11.2 interaction groups: begin ---
         for call_id, result_id in self.results.items():

@@ -1,8 +1,7 @@
 """The transfer exercise: a per-group budget ledger that agrees with ``build_context``.
 
-Chapter 11 §8 「可选迁移练习」 (the optional transfer exercise).
-The ledger does not re-decide anything; it reads the same plan
-``build_context`` follows and reports, per group, what it cost and what happened.
+Chapter 11 §8 「可选迁移练习」 (the optional transfer exercise). The ledger
+re-decides nothing: it reads the plan ``build_context`` follows.
 """
 
 from __future__ import annotations
@@ -37,10 +36,7 @@ def budget_ledger(
     safety_margin: Number = 0,
     estimate_tokens: Estimator,
 ) -> list[LedgerRow]:
-    """One row per group ``build_context`` considers (after a compaction: from first kept on).
-
-    The newest group is ``overflow`` when it was kept although it does not fit.
-    """
+    """One row per group ``build_context`` considers (after a compaction: from first kept on)."""
     plan = plan_budget(
         active_path,
         max_tokens=max_tokens,
@@ -54,26 +50,28 @@ def budget_ledger(
 def ledger_from_plan(plan: BudgetPlan) -> list[LedgerRow]:
     """The ledger of a plan already made: no message is priced again.
 
-       Chapter 11 §8 「可选迁移练习」 (the optional transfer exercise) · transfer.
-    Derive the rows from the plan ``build_context``
-       follows; never re-decide what fits, so the ledger cannot disagree with
-       the model input. The rules its checks (``course-lab check transfer``)
-       hold you to:
+    Chapter 11 §8 「可选迁移练习」 (the optional transfer exercise) · transfer.
 
-       * one ``LedgerRow`` per group of ``plan.groups``, oldest first, numbered
-         from 1 (after a compaction these are the groups from the first kept
-         entry on; the summary is not a row);
-       * ``entry_ids`` are the group's ids in path order, ``tokens`` its cost
-         from ``plan.group_tokens`` (already priced: call no estimator);
-       * ``status`` is ``"trimmed"`` for the groups before
-         ``plan.first_kept_group``, ``"kept"`` for the others, except that the
-         kept group of a ``"single_group_overflow"`` plan is ``"overflow"``.
+    Never re-decide what fits, so the ledger cannot disagree with the model
+    input. One ``LedgerRow`` per group of ``plan.groups``, oldest first,
+    numbered from 1 (after a compaction: the groups from the first kept entry
+    on; the summary is not a row). ``entry_ids`` are the group's ids in path
+    order, ``tokens`` its cost from ``plan.group_tokens`` (call no estimator).
+    ``status`` is ``"trimmed"`` before ``plan.first_kept_group``, else
+    ``"kept"``, except the kept group of a ``"single_group_overflow"`` plan:
+    ``"overflow"``.
 
-       >>> from course_lib.chapter.fixture import chapter_fixture, fixture_estimator
-       >>> plan = plan_budget(chapter_fixture(), max_tokens=31, reserved_output=4, safety_margin=2,
-       ...                    estimate_tokens=fixture_estimator())
-       >>> [(row.group, row.tokens, row.status) for row in ledger_from_plan(plan)]
-       [(1, 7, 'trimmed'), (2, 7, 'kept'), (3, 15, 'kept')]
+    Args:
+        plan: what ``plan_budget`` decided.
+
+    Returns:
+        The rows, oldest group first.
+
+    >>> from course_lib.chapter.fixture import chapter_fixture, fixture_estimator
+    >>> plan = plan_budget(chapter_fixture(), max_tokens=31, reserved_output=4, safety_margin=2,
+    ...                    estimate_tokens=fixture_estimator())
+    >>> [(row.group, row.tokens, row.status) for row in ledger_from_plan(plan)]
+    [(1, 7, 'trimmed'), (2, 7, 'kept'), (3, 15, 'kept')]
     """
     # --- Lab transfer budget ledger: begin ---
     rows: list[LedgerRow] = []

@@ -206,9 +206,14 @@ def current_system_message(messages: Sequence[MessageModel]) -> SystemMessage | 
 
     Chapter 3's rule, used by §4.2 (系统消息回放, system replay): non-empty
     contents are appended (joined by a blank line), sections are overwritten
-    by name and deleted by ``None``; the timestamp is the first system
-    message's; the result has ``sections`` only when one remains. Returns
-    ``None`` when there is no system message.
+    by name and deleted by ``None``.
+
+    Args:
+        messages: any messages, in path order; only system messages are read.
+
+    Returns:
+        A new system message timestamped like the first, with ``sections``
+        only when one remains; ``None`` when there is no system message.
 
     The chapter's replay across a compaction (§6, ``system_replay_fixture``):
 

@@ -97,6 +97,13 @@ def restored_suffix(
     exists is not enough. Only the suffix is grouped, so a malformed prefix
     that was already summarised cannot break the build.
 
+    Args:
+        active_path: the entries from the root to the leaf.
+        compaction: the path's newest compaction entry.
+
+    Returns:
+        ``active_path`` from the first kept entry to the leaf (the compaction included).
+
     Raises:
         CompactionError: ``compaction compact-1: first kept entry 'a2' is not a
             user message entry before it on the path``.
@@ -155,8 +162,17 @@ def render_summary(
     none after the last: ``labels.title``; ``labels.goal`` followed by the
     goal; then for each of ``LIST_FIELDS`` its label on a line of its own and
     one ``- <item>`` line per item, written exactly as given, or the single
-    line ``- <labels.none>`` when the list is empty. ``summary`` may be a
-    wire dict (read it with ``_as_summary``).
+    line ``- <labels.none>`` when the list is empty.
+
+    Args:
+        summary: the seven fields, or their wire dict (read it with ``_as_summary``).
+        labels: ``SUMMARY_LABELS_EN`` or the course's Chinese ``SUMMARY_LABELS_ZH``.
+
+    Returns:
+        The text, with no newline after its last line.
+
+    Raises:
+        SessionEntryError: a wire dict that is not a valid summary.
 
     >>> from course_lib.chapter.fixture import fixture_summary
     >>> print(render_summary(fixture_summary()))  # doctest: +ELLIPSIS
@@ -187,7 +203,10 @@ def summary_message(
 
     A **user** message whose one text block is ``render_summary`` of the
     entry's summary with ``labels``, timestamped with the compaction's own
-    timestamp. It is built fresh on every call, so a result never shares it.
+    timestamp.
+
+    Returns:
+        A new message on every call, so no result ever shares it.
     """
     # --- Lab 11.5 resume compaction: begin ---
     return UserMessage(
