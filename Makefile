@@ -14,8 +14,12 @@ $(BIN)/python:
 
 # Re-install only when the project's metadata changed.
 $(STAMP): pyproject.toml | $(BIN)/python
+	@echo "Installing the workbook and its dependencies into $(VENV) (the first time: about two minutes)..."
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@# No "get notified about Jupyter news?" popup over the first notebook (this .venv only).
+	$(BIN)/jupyter labextension disable --level=sys_prefix \
+		"@jupyterlab/apputils-extension:announcements" > /dev/null 2>&1
 	touch $(STAMP)
 
 test: $(STAMP)
@@ -26,11 +30,13 @@ test: $(STAMP)
 	$(BIN)/pytest --nbval --nbval-current-env tests notebooks
 
 # JupyterLab serves the repository root, so its file browser shows practice/ and its
-# terminals open where `.venv/bin/course-lab` runs. The start page is its default URL, so
-# the browser opens it and the printed URL (for --no-browser) leads to it too. As root (a
-# container) JupyterLab refuses to start unless told --allow-root; only then is it added.
+# terminals open where `.venv/bin/course-lab` runs; .venv/bin comes first on their PATH, so
+# `course-lab` works there as typed. The start page is its default URL, so the browser
+# opens it and the printed URL (for --no-browser) leads to it too. As root (a container)
+# JupyterLab refuses to start unless told --allow-root; only then is it added.
 lab: $(STAMP)
-	$(BIN)/jupyter lab --ServerApp.root_dir=. \
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/jupyter lab --ServerApp.root_dir=. \
+		--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate \
 		--LabApp.default_url=/lab/tree/notebooks/00-start-here.ipynb \
 		$$([ "$$(id -u)" = 0 ] && echo --allow-root) $(LAB_ARGS)
 

@@ -67,10 +67,10 @@ class ExplorerSpec:
 
 @dataclass(frozen=True)
 class CollapsedAnswer:
-    """A cell whose answer starts hidden: folded outputs, or a ``<details>`` block."""
+    """A cell whose answer starts hidden: a ``<details>`` block in its output or its markdown."""
 
     cell: int
-    kind: str  # "outputs" or "details"
+    kind: str  # "output" (an answer cell's closed block) or "details" (a markdown explanation)
 
 
 @dataclass(frozen=True)
@@ -90,8 +90,12 @@ class StoredNotebook:
         explorers, collapsed = [], []
         for number, cell in enumerate(cells):
             source = "".join(cell["source"])
-            if cell.get("metadata", {}).get("jupyter", {}).get("outputs_hidden"):
-                collapsed.append(CollapsedAnswer(number, "outputs"))
+            html = [
+                "".join(output.get("data", {}).get("text/html", []))
+                for output in cell.get("outputs", [])
+            ]
+            if any(re.match(r"<details\b", text) for text in html):
+                collapsed.append(CollapsedAnswer(number, "output"))
             if cell["cell_type"] == "markdown" and re.search(r"<details\b", source):
                 collapsed.append(CollapsedAnswer(number, "details"))
             for output in cell.get("outputs", []):
@@ -148,6 +152,27 @@ def open_notebook(page: Page, lab: LabServer, relative: str) -> Locator:
     notebook.locator(".jp-Cell").first.wait_for(timeout=OPEN_TIMEOUT_MS)
     page.wait_for_function(_KERNEL_IDLE, timeout=OPEN_TIMEOUT_MS)
     return notebook
+
+
+def save_changes_problems(page: Page, saved: Path, original: Path) -> list[str]:
+    """Saving an untouched notebook must write back exactly the stored file.
+
+    JupyterLab saves what it holds, metadata the kernel reported included; a
+    difference would be written by autosave the first time a student opens it.
+    """
+    page.wait_for_timeout(1000)  # the kernel's info reply may arrive after it is idle
+    page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
+    after, before = saved.read_text(encoding="utf-8"), original.read_text(encoding="utf-8")
+    if after == before:
+        return []
+    changed = [
+        f"{number}: {old!r} -> {new!r}"
+        for number, (old, new) in enumerate(
+            zip(before.splitlines(), after.splitlines(), strict=False), 1
+        )
+        if old != new
+    ]
+    return [f"saving the untouched notebook changed it: {(changed or ['its length'])[:3]}"]
 
 
 def run_all(page: Page, executions: int) -> None:
@@ -250,47 +275,31 @@ _ANSWER_TEXT = """(details) => {
 }"""
 
 
-def _markup_free(text: str) -> str:
-    """``text`` without tags: what is left of an HTML source line is words a reader can read."""
-    return " ".join(re.sub(r"<[^>]*>?", " ", text).split())
+def _details_of(target: Locator, answer: CollapsedAnswer) -> Locator:
+    area = ".jp-MarkdownOutput" if answer.kind == "details" else ".jp-OutputArea-output"
+    return target.locator(f"{area} details").first
 
 
 def _answer_visible(target: Locator, answer: CollapsedAnswer) -> str:
-    """The part of the answer a reader sees now ("" when none)."""
-    if answer.kind == "details":
-        details = target.locator(".jp-MarkdownOutput details").first
-        return str(details.evaluate(_ANSWER_TEXT))
-    outputs = target.locator(".jp-OutputArea-output")
-    shown = [
-        outputs.nth(i).inner_text() for i in range(outputs.count()) if outputs.nth(i).is_visible()
-    ]
-    if shown:
-        return " ".join(shown).strip() or "(an output without text)"
-    # JupyterLab's placeholder for folded outputs previews the first output's first line.
-    preview = target.locator(".jp-OutputPlaceholder .jp-PlaceholderText")
-    return _markup_free(preview.inner_text()) if preview.count() else ""
+    """The part of the answer a reader sees now ("" when none): the block's text beyond its label."""
+    return str(_details_of(target, answer).evaluate(_ANSWER_TEXT))
 
 
 def _reveal(target: Locator, answer: CollapsedAnswer) -> None:
-    if answer.kind == "details":
-        target.locator(".jp-MarkdownOutput details > summary").first.click()
-    else:
-        target.locator(".jp-OutputPlaceholder").first.click()
+    _details_of(target, answer).locator(":scope > summary").click()
 
 
 def collapsed_answer_problems(notebook: Locator, answers: list[CollapsedAnswer]) -> list[str]:
-    """Each collapsed answer must be hidden as the notebook opens, and visible after one click.
+    """Each hidden answer must be hidden now, and visible after one click.
 
-    A ``<details>`` answer is the block's text beyond its summary (a closed
-    block draws none of it). Folded outputs are the cell's output areas, and
-    the placeholder bar JupyterLab draws instead must not show any of their
-    text (it previews the first output's first line). Run the check before
-    Run All: executing a cell unfolds its outputs, as JupyterLab always does.
+    An answer is a ``<details>`` block's text beyond its summary (a closed
+    block draws none of it), in an answer cell's output or in a markdown
+    explanation. The check holds as the notebook opens and after Run All.
     """
     problems = []
     for answer in answers:
         target = cell(notebook, answer.cell)
-        if answer.kind == "details" and target.locator(".jp-MarkdownOutput details").count() == 0:
+        if not eventually(lambda t=target, a=answer: _details_of(t, a).count() > 0):
             problems.append(f"cell {answer.cell}: its <details> block is not drawn")
             continue
         target.scroll_into_view_if_needed()

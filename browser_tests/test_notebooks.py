@@ -29,6 +29,7 @@ from lab_page import (
     open_notebook,
     placeholder_outputs,
     run_all,
+    save_changes_problems,
     screenshot_pages,
 )
 from playwright.sync_api import Locator, Page
@@ -119,11 +120,16 @@ def test_notebook_in_the_browser(path: Path, page: Page, lab: LabServer, artifac
     shots = artifacts / notebook_id(path)
     notebook = open_notebook(page, lab, path.relative_to(REPO).as_posix())
     page.screenshot(path=str(shots / "opened.png"))
-    # Collapsed answers: hidden as the notebook opens, shown by one click (before Run All,
-    # which unfolds every output it runs).
-    problems = collapsed_answer_problems(notebook, stored.collapsed)
+    # Opened and saved untouched, the file is what was stored (the server's copy of it).
+    relative = path.relative_to(REPO)
+    problems = save_changes_problems(page, lab.root / relative, path)
+    # Hidden answers: hidden as the notebook opens, shown by one click.
+    problems += collapsed_answer_problems(notebook, stored.collapsed)
 
     run_all(page, stored.executions)
+    # Run All redraws every answer cell's output: each answer is hidden again.
+    answer_cells = [answer for answer in stored.collapsed if answer.kind == "output"]
+    problems += [f"after Run All, {p}" for p in collapsed_answer_problems(notebook, answer_cells)]
     screenshot_pages(page, shots)
     problems += [f"error output: {text}" for text in error_outputs(notebook)]
     problems += placeholder_outputs(notebook)

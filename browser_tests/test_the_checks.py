@@ -29,7 +29,7 @@ from lab_page import (
 from PIL import Image
 from playwright.sync_api import Browser, Page
 
-FOLDED = {"jupyter": {"outputs_hidden": True}}
+ANSWER = "<details><summary>Show the answer</summary>\n<b>7 tokens</b>\n</details>"
 
 
 def _cell(number: int, kind: str, source: str, **extra: Any) -> dict[str, Any]:
@@ -58,13 +58,11 @@ def _stdout(text: str) -> dict[str, Any]:
 
 CELLS = [
     _cell(0, "markdown", "**Predict first.** How many tokens does group 2 cost?"),
-    # Folded, and the placeholder previews only markup: hidden, then shown by a click.
-    _cell(
-        1, "code", "answer()", metadata=FOLDED, outputs=[_html("<div>\n<b>7 tokens</b>\n</div>")]
-    ),
+    # An answer cell's closed block: hidden, then shown by a click.
+    _cell(1, "code", "answer()", outputs=[_html(ANSWER)]),
     _cell(2, "markdown", "<details><summary>Show the answer</summary>\n\nSeven.\n\n</details>"),
-    # Folded, but the placeholder previews the printed answer: caught.
-    _cell(3, "code", "print(answer())", metadata=FOLDED, outputs=[_stdout("the answer is 7\n")]),
+    # An answer cell's block that starts open: caught.
+    _cell(3, "code", "answer()", outputs=[_html(ANSWER.replace("<details>", "<details open>"))]),
     # A <details> block that starts open: caught.
     _cell(
         4, "markdown", "<details open><summary>Show the answer</summary>\n\nSeven.\n\n</details>"
@@ -99,9 +97,9 @@ def test_the_check_finds_hidden_answers_and_catches_visible_ones(
     path = _write(lab.root / "check-the-check")
     stored = StoredNotebook.read(path)
     assert stored.collapsed == [
-        CollapsedAnswer(1, "outputs"),
+        CollapsedAnswer(1, "output"),
         CollapsedAnswer(2, "details"),
-        CollapsedAnswer(3, "outputs"),
+        CollapsedAnswer(3, "output"),
         CollapsedAnswer(4, "details"),
     ]
     notebook = open_notebook(page, lab, "check-the-check/collapsed-answers.ipynb")
@@ -109,7 +107,7 @@ def test_the_check_finds_hidden_answers_and_catches_visible_ones(
     problems = collapsed_answer_problems(notebook, stored.collapsed)
 
     assert problems == [
-        "cell 3: the outputs answer shows before a click: 'the answer is 7'",
+        "cell 3: the output answer shows before a click: '7 tokens'",
         "cell 4: the details answer shows before a click: 'Seven.'",
     ]
 

@@ -25,19 +25,22 @@ from __future__ import annotations
 
 import argparse
 import json
+import platform
 import re
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import nbformat
 from nbclient import NotebookClient
 from nbformat import NotebookNode
 from notebook_sources import CHINESE, NOTEBOOKS, source_file
 from notebook_sources.cells import (
-    HIDDEN_OUTPUTS,
     LANGUAGES,
+    NBVAL_TAGS,
+    SLIDE,
     Cell,
     Lang,
     MissingTranslation,
@@ -83,7 +86,19 @@ LANGUAGE_INFO = {
     "nbconvert_exporter": "python",
     "pygments_lexer": "ipython3",
 }
-"""``language_info`` without the Python version, so a rebuild on another patch release is no diff."""
+"""``language_info`` as ipykernel reports it, but for ``version`` (``notebook_metadata`` adds it)."""
+
+PYTHON_VERSION = re.compile(r"3\.\d+\.\d+")
+
+
+def notebook_metadata() -> dict[str, Any]:
+    """What JupyterLab writes on opening: the kernelspec and ``language_info`` with this Python's
+    version, so opening a notebook with the kernel that built it changes nothing on disk."""
+    return {
+        "kernelspec": dict(KERNELSPEC),
+        "language_info": {**LANGUAGE_INFO, "version": platform.python_version()},
+    }
+
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 """A live widget's output: a random model id that means nothing once the kernel is gone."""
@@ -118,7 +133,7 @@ def new_notebook(cells: list[Cell]) -> NotebookNode:
         node.id = f"cell-{number:02d}"
         node.metadata = nbformat.from_dict(cell.metadata)
         notebook.cells.append(node)
-    notebook.metadata = {"kernelspec": dict(KERNELSPEC), "language_info": dict(LANGUAGE_INFO)}
+    notebook.metadata = notebook_metadata()
     return notebook
 
 
@@ -186,29 +201,37 @@ def _output_problems(cell: NotebookNode) -> list[str]:
 
 
 def _cell_metadata_problem(cell: NotebookNode) -> str | None:
-    """No cell metadata, except a code cell's folded outputs (``HIDDEN_OUTPUTS``) when it has any.
+    """No cell metadata but nbval's tags on a code cell and a heading's slide on a markdown cell.
 
-    Folded outputs are how a "predict first" answer stays hidden until the
-    student asks for it; anything else an editor might add is refused.
+    Anything else an editor might add (folded outputs included: Run All
+    unfolds them) is refused.
     """
     if not cell.metadata:
         return None
-    if cell.cell_type == "code" and cell.metadata == HIDDEN_OUTPUTS:
-        return None if cell.outputs else f"{cell.id}: outputs hidden, but there are no outputs"
+    tags = cell.metadata.get("tags") or ["(none)"]
+    nbval_tags_only = set(cell.metadata) == {"tags"} and set(tags) <= set(NBVAL_TAGS.values())
+    if cell.cell_type == "code" and nbval_tags_only:
+        return None
+    if cell.cell_type == "markdown" and cell.metadata == SLIDE and cell.source.startswith("#"):
+        return None
     return f"{cell.id}: cell metadata {dict(cell.metadata)}"
 
 
 def hygiene_problems(notebook: NotebookNode) -> list[str]:
     """Everything that would make a stored notebook differ between machines or runs.
 
-    Fixed metadata, fixed cell ids, no cell metadata but folded answer outputs,
+    Fixed metadata, fixed cell ids, no cell metadata but nbval tags and slides,
     every code cell executed in order (counts 1, 2, 3, ...), no errors,
     stderr, warnings, addresses, random ids, widget views or machine paths in
     any output.
     """
     problems = []
-    expected_metadata = {"kernelspec": KERNELSPEC, "language_info": LANGUAGE_INFO}
-    if notebook.metadata != expected_metadata:
+    info = dict(notebook.metadata.get("language_info", {}))
+    version = info.pop("version", "")
+    fixed = {"kernelspec": KERNELSPEC, "language_info": LANGUAGE_INFO}
+    if {**notebook.metadata, "language_info": info} != fixed or not PYTHON_VERSION.fullmatch(
+        str(version)
+    ):
         problems.append(f"notebook metadata is {dict(notebook.metadata)}")
     count = 0
     for number, cell in enumerate(notebook.cells):
@@ -233,10 +256,10 @@ def hygiene_problems(notebook: NotebookNode) -> list[str]:
 def normalise(notebook: NotebookNode, cells: list[Cell]) -> NotebookNode:
     """Keep only what the lesson needs: fixed metadata, sequential counts, no widget models.
 
-    Each cell's metadata is reset to what its source asks for (folded answer
-    outputs, or nothing), whatever the kernel run added.
+    Each cell's metadata is reset to what its source asks for (nbval tags, a
+    heading's slide, or nothing), whatever the kernel run added.
     """
-    notebook.metadata = {"kernelspec": dict(KERNELSPEC), "language_info": dict(LANGUAGE_INFO)}
+    notebook.metadata = notebook_metadata()
     count = 0
     for cell, source in zip(notebook.cells, cells, strict=True):
         cell.metadata = nbformat.from_dict(source.metadata)

@@ -57,6 +57,7 @@ from .real_session import (
     pi_compactions_frame,
     pi_source_frame,
 )
+from .reveal import answer_box
 from .story import (
     CompactionStep,
     compaction_steps,
@@ -95,6 +96,7 @@ __all__ = [
     "CompactionState",
     "CompactionStep",
     "WindowBar",
+    "answer_box",
     "bar_frame",
     "budget_state",
     "checks_frame",

@@ -1,8 +1,8 @@
 """The two kinds of cell, and the cells every lab notebook shares (fixture, your turn, checks).
 
 A "predict first" question is three cells: the question (``md``), the cell
-that computes the answer (``answer``: its stored outputs start folded, so
-opening the notebook does not show them), and the explanation (``reveal``:
+that computes the answer (``answer``: its outputs sit in a closed "Show the
+answer" block, so neither opening the notebook nor Run All shows them), and the explanation (``reveal``:
 a ``<details>`` block that stays closed until the student opens it). An
 exercise is ``exercise_cells``: the prompt, a cell the student fills in, and
 the instant check.
@@ -67,15 +67,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-HIDDEN_OUTPUTS: dict[str, Any] = {"collapsed": True, "jupyter": {"outputs_hidden": True}}
-"""The cell metadata for "outputs folded": the only cell metadata a notebook carries.
+NBVAL_TAGS: dict[str, str] = {
+    "# NBVAL_IGNORE_OUTPUT": "nbval-ignore-output",
+    "# NBVAL_SKIP": "nbval-skip",
+}
+"""A marker comment written at the top of a code cell's source, and the cell tag it becomes.
 
-``jupyter.outputs_hidden`` is JupyterLab's own key; ``collapsed`` is the older
-name of the same setting, which JupyterLab keeps in step with it (and writes
-back on save), so both are stored. JupyterLab shows such a cell's outputs as a
-thin bar; clicking it, or running the cell, shows them. nbval ignores
-metadata, so the folded outputs are still compared on every run.
+nbval reads both; the stored notebook carries the tag, so no test machinery
+shows in the student's code.
 """
+
+SLIDE = {"slideshow": {"slide_type": "slide"}}
+"""The metadata of a markdown cell that starts with a heading: each step is one slide."""
 
 SHOW_THE_ANSWER = "Show the answer"
 """The label of every ``<details>`` block that holds an answer (a browser test clicks it)."""
@@ -119,8 +122,7 @@ class MissingTranslation(ValueError):
 class Cell:
     """One notebook cell: markdown prose or Python code, in both editions.
 
-    ``outputs_hidden`` marks a code cell whose stored outputs are the answer to
-    the question above it, so they start folded (``HIDDEN_OUTPUTS``).
+    ``tags`` are the cell's tags (nbval's markers, from ``NBVAL_TAGS``).
     ``source`` is the English text (a code cell's code); ``zh`` is a
     markdown cell's Chinese text (``None`` until it is written) and
     ``zh_comments`` a code cell's comments in Chinese, as (English, Chinese)
@@ -129,14 +131,18 @@ class Cell:
 
     kind: Literal["markdown", "code"]
     source: str
-    outputs_hidden: bool = False
+    tags: tuple[str, ...] = ()
     zh: str | None = None
     zh_comments: tuple[tuple[str, str], ...] = ()
 
     @property
     def metadata(self) -> dict[str, Any]:
-        """The cell metadata the stored notebook carries for this cell (usually none)."""
-        return copy.deepcopy(HIDDEN_OUTPUTS) if self.outputs_hidden else {}
+        """The cell metadata the stored notebook carries: its tags, or a heading's slide."""
+        if self.tags:
+            return {"tags": list(self.tags)}
+        if self.kind == "markdown" and self.source.startswith("#"):
+            return copy.deepcopy(SLIDE)
+        return {}
 
     def problems(self, lang: Lang) -> list[str]:
         """What this cell lacks for an edition in ``lang`` (nothing for English)."""
@@ -167,7 +173,7 @@ class Cell:
             text = joined_chinese_lines(self.zh)
         else:
             text = _translated_comments(self.source, dict(self.zh_comments))
-        return Cell(self.kind, text, self.outputs_hidden)
+        return Cell(self.kind, text, self.tags)
 
     def describe(self) -> str:
         """The cell's kind and the start of its English text, to name it in an error."""
@@ -232,20 +238,50 @@ def md(text: str, zh: str | None = None) -> Cell:
     return Cell("markdown", textwrap.dedent(text).strip(), zh=_dedented(zh))
 
 
-def code(text: str, zh_comments: Mapping[str, str] | None = None) -> Cell:
-    """A code cell; ruff formats it before the notebook is executed.
+def _marker_tags(source: str) -> tuple[str, tuple[str, ...]]:
+    """Move the nbval marker comments at the top of ``source`` into cell tags."""
+    lines = source.splitlines()
+    tags: list[str] = []
+    while lines and lines[0].strip() in NBVAL_TAGS:
+        tags.append(NBVAL_TAGS[lines.pop(0).strip()])
+    return "\n".join(lines), tuple(tags)
 
-    ``zh_comments`` maps each English comment's text (without ``#``) to its
-    Chinese text for the Chinese edition; the code itself is the same in both.
+
+def code(text: str, zh_comments: Mapping[str, str] | None = None) -> Cell:
+    """A code cell; ``zh_comments`` maps each English comment in it to its Chinese text.
+
+    A ``# NBVAL_...`` marker at the top becomes the cell's tag (``NBVAL_TAGS``).
     """
-    return Cell("code", textwrap.dedent(text).strip(), zh_comments=_pairs(zh_comments))
+    source, tags = _marker_tags(textwrap.dedent(text).strip())
+    return Cell("code", source, tags, zh_comments=_pairs(zh_comments))
+
+
+def _displayed_last_expression(source: str) -> str:
+    """``source`` with a bare last expression wrapped in ``display(...)`` (a block shows none)."""
+    tree = ast.parse(source)
+    last = tree.body[-1] if tree.body else None
+    if not isinstance(last, ast.Expr):
+        return source
+    call = last.value
+    named = isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+    if named and call.func.id in ("display", "print"):  # type: ignore[union-attr]
+        return source
+    lines = source.splitlines()
+    start, end = last.lineno - 1, (last.end_lineno or last.lineno) - 1
+    expression = "\n".join(lines[start : end + 1])
+    return "\n".join([*lines[:start], f"display({expression})", *lines[end + 1 :]])
 
 
 def answer(text: str, zh_comments: Mapping[str, str] | None = None) -> Cell:
-    """The code cell that answers a "predict first" question: its outputs start folded."""
-    return Cell(
-        "code", textwrap.dedent(text).strip(), outputs_hidden=True, zh_comments=_pairs(zh_comments)
-    )
+    """The code cell that answers a "predict first" question, its outputs in a closed block.
+
+    The code runs inside ``with answer_box(LANG):``, which shows what it prints
+    and displays in one "Show the answer" ``<details>`` block: unlike folded
+    outputs, it stays closed after Run All and after a save.
+    """
+    body = _displayed_last_expression(textwrap.dedent(text).strip())
+    source = "with answer_box(LANG):\n" + textwrap.indent(body, "    ")
+    return Cell("code", source, zh_comments=_pairs(zh_comments))
 
 
 def _details(label: str, text: str) -> str:

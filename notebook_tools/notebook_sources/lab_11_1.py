@@ -72,6 +72,7 @@ CELLS: list[Cell] = [
         from course_lib.track.checks import run_lab_checks
         from course_lib.track.exercises import check
         from course_lib.views import (
+            answer_box,
             checks_frame,
             entry_fields_frame,
             errors_frame,
@@ -143,15 +144,15 @@ CELLS: list[Cell] = [
 
         **Predict first.** We parse a wire dict, then append an item to the dict's
         `constraints` list, and an item to the parsed entry's `next` list. Does
-        either change show up on the other side? Write down your answer, then open
-        the folded output of the next cell (click the bar under it, or run it).
+        either change show up on the other side? Write down your answer, then click
+        *Show the answer* under the next cell.
         """,
         zh="""
         ## 第 2 步 — parser 返回副本
 
         **先预测。** 我们解析一个 wire dict，然后向这个 dict 的 `constraints` 列表追加
         一项，再向解析出的 entry 的 `next` 列表追加一项。任何一边的修改会出现在另一边吗？
-        先写下你的答案，再打开下一个单元格折叠的输出（点击它下面的细条，或运行它）。
+        先写下你的答案，再点击下一个单元格下面的*显示答案*。
         """,
     ),
     answer(

@@ -67,6 +67,7 @@ CELLS: list[Cell] = [
         from course_lib.track.checks import run_lab_checks
         from course_lib.track.exercises import check
         from course_lib.views import (
+            answer_box,
             checks_frame,
             cut_points_frame,
             errors_frame,
@@ -164,15 +165,14 @@ CELLS: list[Cell] = [
 
         **Predict first.** Move `r-test` *before* `calls`, in the same interaction,
         with its ids unchanged. Does `group_interactions` refuse the group, or does
-        it still return one valid group? Decide, then open the folded output of the
-        next cell (click the bar under it, or run it).
+        it still return one valid group? Decide, then click
+        *Show the answer* under the next cell.
         """,
         zh="""
         ## 第 3 步 — result 可以任意顺序出现
 
         **先预测。** 把 `r-test` 移到 `calls` *前面*，仍在同一个交互里，id 不变。
-        `group_interactions` 会拒绝这一组，还是仍然返回一个合法的组？先决定，再打开
-        下一个单元格折叠的输出（点击它下面的细条，或运行它）。
+        `group_interactions` 会拒绝这一组，还是仍然返回一个合法的组？先决定，再点击下一个单元格下面的*显示答案*。
         """,
     ),
     answer(

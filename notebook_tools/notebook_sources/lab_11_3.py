@@ -68,6 +68,7 @@ CELLS: list[Cell] = [
         from course_lib.track.checks import run_lab_checks
         from course_lib.track.exercises import check
         from course_lib.views import (
+            answer_box,
             checks_frame,
             deduction_frame,
             errors_frame,
@@ -168,13 +169,12 @@ CELLS: list[Cell] = [
         """
         **Predict first.** Why groups at all? Suppose the budget simply kept the
         *last three messages* of the path. Which three entries would they be, and
-        what would the model read first? Decide, then open the folded outputs of
-        the next cells (click the bar under each, or run them).
+        what would the model read first? Decide, then click
+        *Show the answer* under each of the next cells.
         """,
         zh="""
         **先预测。** 为什么要分组？假设预算只保留路径上的*最后三条消息*。它们是哪三条
-        entry，模型最先读到的又是什么？先决定，再打开接下来几个单元格折叠的输出（点击每个
-        单元格下面的细条，或运行它们）。
+        entry，模型最先读到的又是什么？先决定，再点击接下来每个单元格下面的*显示答案*。
         """,
     ),
     answer(
@@ -239,15 +239,15 @@ CELLS: list[Cell] = [
 
         **Predict first.** With `max_tokens = 19` the allowance is 19 - 3 - 4 - 2 = 10,
         but the newest group alone costs 15. Will `build_context` cut group 3,
-        return no conversation at all, or keep group 3 whole? Decide, then open the
-        folded output of the next cell (click the bar under it, or run it).
+        return no conversation at all, or keep group 3 whole? Decide, then click
+        *Show the answer* under the next cell.
         """,
         zh="""
         ## 第 4 步 — 放不下的单独一组
 
         **先预测。** `max_tokens = 19` 时，消息额度是 19 - 3 - 4 - 2 = 10，但仅最新一组就
         需要 15。`build_context` 会把第 3 组剪短、完全不返回对话，还是完整保留第 3 组？先
-        决定，再打开下一个单元格折叠的输出（点击它下面的细条，或运行它）。
+        决定，再点击下一个单元格下面的*显示答案*。
         """,
     ),
     answer(

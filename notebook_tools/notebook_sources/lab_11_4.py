@@ -69,6 +69,7 @@ CELLS: list[Cell] = [
         from course_lib.track.checks import run_lab_checks
         from course_lib.track.exercises import check
         from course_lib.views import (
+            answer_box,
             checks_frame,
             entry_fields_frame,
             errors_frame,
@@ -110,12 +111,12 @@ CELLS: list[Cell] = [
     md(
         """
         **Predict first.** The caller does not pass a parent id. Which entry will
-        `compact-1` hang after? Decide, then open the folded output of the next
-        cell (click the bar under it, or run it).
+        `compact-1` hang after? Decide, then click
+        *Show the answer* under the next cell.
         """,
         zh="""
         **先预测。** 调用者没有传入 parent id。`compact-1` 会挂在哪条 entry 后面？先
-        决定，再打开下一个单元格折叠的输出（点击它下面的细条，或运行它）。
+        决定，再点击下一个单元格下面的*显示答案*。
         """,
     ),
     answer(

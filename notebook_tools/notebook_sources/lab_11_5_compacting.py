@@ -62,6 +62,7 @@ CELLS: list[Cell] = [
         from course_lib.track.checks import run_lab_checks
         from course_lib.track.exercises import check
         from course_lib.views import (
+            answer_box,
             checks_frame,
             group_budget_frame,
             messages_frame,
@@ -156,12 +157,12 @@ CELLS: list[Cell] = [
     md(
         """
         **Predict first.** After `compact-2`, how many summary messages does the
-        model read, and from which compaction? Decide, then open the folded output
-        of the next cell (click the bar under it, or run it).
+        model read, and from which compaction? Decide, then click
+        *Show the answer* under the next cell.
         """,
         zh="""
         **先预测。** `compact-2` 之后，模型读到几条摘要消息，来自哪一次 compaction？先决定，
-        再打开下一个单元格折叠的输出（点击它下面的细条，或运行它）。
+        再点击下一个单元格下面的*显示答案*。
         """,
     ),
     answer(

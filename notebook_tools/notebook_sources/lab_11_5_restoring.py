@@ -56,6 +56,7 @@ CELLS: list[Cell] = [
         )
         from course_lib.track.exercises import check
         from course_lib.views import (
+            answer_box,
             deduction_frame,
             group_budget_frame,
             messages_frame,
@@ -114,8 +115,8 @@ CELLS: list[Cell] = [
         groups from `u2` on, newest first.
 
         **Predict first.** With the chapter's 31 / 4 / 2, which entries does
-        `build_context` keep now? Decide, then open the folded outputs of the
-        next cells (click the bar under each, or run them).
+        `build_context` keep now? Decide, then click
+        *Show the answer* under each of the next cells.
         """,
         zh="""
         ## 第 1 步 — 用本章的预算恢复
@@ -124,7 +125,7 @@ CELLS: list[Cell] = [
         从 `u2` 开始分给完整的分组，从最新一组向前。
 
         **先预测。** 用本章的 31 / 4 / 2，`build_context` 现在保留哪些 entries？先决定，
-        再打开后面几个单元格折叠的输出（点击每个单元格下面的细条，或运行它们）。
+        再点击后面每个单元格下面的*显示答案*。
         """,
     ),
     answer(
@@ -324,16 +325,15 @@ CELLS: list[Cell] = [
 
         Same path, `max_tokens = 13` (4 reserved, a margin of 2). Which `reason`
         does `build_context` give? Work out the two allowances first, then check.
-        The folded outputs below show the numbers (click the bar under each cell,
-        or run it).
+        *Show the answer* under
+        the cells below gives the numbers.
         """,
         "answer_q3 = ...",
         zh="""
         ### 练习 11.5-q3 — 被摘要占满的窗口
 
         同一条路径，`max_tokens = 13`（预留 4、安全余量 2）。`build_context` 给出哪个
-        `reason`？先算出两份额度，再检查。下面折叠的输出给出这些数字（点击每个单元格
-        下面的细条，或运行它）。
+        `reason`？先算出两份额度，再检查。下面每个单元格的*显示答案*给出这些数字。
         """,
     ),
     answer(

@@ -129,13 +129,13 @@ CELLS: list[Cell] = [
         Six short questions on the chapter's fixture. Answer each in its cell,
         then run the check under it: `○` not answered yet, `✓` right, `✗` a hint
         about what to look at again. Two questions to think about close the
-        notebook; their answers are folded.
+        notebook; their answers are hidden.
         """,
         zh="""
         ## 问卷
 
         六道关于本章 fixture 的小题。在各自的单元格里作答，再运行下面的检查：`○`
-        尚未作答，`✓` 正确，`✗` 给出提示，告诉你该回头看什么。最后是两道思考题，答案折叠着。
+        尚未作答，`✓` 正确，`✗` 给出提示，告诉你该回头看什么。最后是两道思考题，答案是隐藏的。
         """,
     ),
     *exercise_cells(

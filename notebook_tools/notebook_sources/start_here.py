@@ -199,11 +199,10 @@ AFTER_THE_LIST: list[Cell] = [
         Each lab notebook walks its part of the chapter in small steps on the
         ten-entry fixture, and asks you to think before it shows:
 
-        * **Predict first** questions: the question comes first. The cell under it computes
-          the answer, but its stored output is *folded*: JupyterLab shows a thin
-          bar instead. Write your prediction down, then click the bar (or run the
-          cell) to see the output; the explanation after it opens with
-          *Show the answer*.
+        * **Predict first** questions: the question comes first. The cell under it computes the
+          answer inside a closed *Show the answer* block, which stays closed after
+          *Run All*. Write your prediction down, then click it; the explanation
+          after it opens the same way.
         * **Exercises.** A cell holds `answer_q1 = ...`: replace the `...` with
           your answer and run it, then run the check cell under it.
           `○` means not answered yet, `✓` correct, and `✗` comes with a hint
@@ -220,9 +219,8 @@ AFTER_THE_LIST: list[Cell] = [
         每个实验 notebook 在十条 entry 的 fixture 上分小步走完本章的一部分，并要求你
         先想、再看：
 
-        * **先预测**的问题：问题在前。它下面的单元格计算答案，但存储的输出是*折叠*的：
-          JupyterLab 只显示一条细条。先写下你的预测，再点击细条（或运行这个单元格）
-          查看输出；之后的解释点击*显示答案*打开。
+        * **先预测**的问题：问题在前。它下面的单元格计算答案，答案放在一个关闭的*显示答案*块里，
+          *Run All* 之后它仍然关闭。先写下你的预测，再点击它；之后的解释也这样打开。
         * **练习。** 一个单元格写着 `answer_q1 = ...`：把 `...` 换成你的答案并运行，
           再运行它下面的检查单元格。`○` 表示尚未作答，`✓` 表示正确，`✗` 附带一条提示，
           告诉你该回头看什么（从不直接给出答案）。存储的 notebook 显示 `○`：它们以
@@ -307,10 +305,10 @@ AFTER_THE_LIST: list[Cell] = [
         yourself (*Run All*) and every output should come back the same.
 
         `make test` does exactly that: it re-runs every notebook in a fresh kernel
-        and compares each output with the stored one (nbval), folded answers
+        and compares each output with the stored one (nbval), hidden answers
         included. Two kinds of output are not compared: the cell that runs the
-        checks on *your* practice package (it starts with
-        `# NBVAL_IGNORE_OUTPUT`), and charts, whose data is always printed as a
+        checks on *your* practice package (its cell carries the tag
+        `nbval-ignore-output`), and charts, whose data is always printed as a
         compared table next to them.
 
         The notebooks are generated from `notebook_tools/notebook_sources/` by
@@ -326,8 +324,8 @@ AFTER_THE_LIST: list[Cell] = [
         结果。自己运行一个 notebook（*Run All*），每个输出都应该原样出现。
 
         `make test` 正是这样做的：它在一个新的 kernel 中重新运行每个 notebook，并把每个
-        输出与存储的输出比较（nbval），折叠的答案也包括在内。有两类输出不比较：针对
-        *你的*练习包运行检查的单元格（它以 `# NBVAL_IGNORE_OUTPUT` 开头），以及图表——
+        输出与存储的输出比较（nbval），隐藏的答案也包括在内。有两类输出不比较：针对
+        *你的*练习包运行检查的单元格（它带有标签 `nbval-ignore-output`），以及图表——
         图表的数据总会作为一张受比较的表格打印在它旁边。
 
         notebook 由 `notebook_tools/build.py` 从 `notebook_tools/notebook_sources/`

@@ -71,6 +71,7 @@ CELLS: list[Cell] = [
         from course_lib.track.checks import run_lab_checks
         from course_lib.track.exercises import check
         from course_lib.views import (
+            answer_box,
             checks_frame,
             ledger_agreement_frame,
             ledger_frame,
@@ -206,16 +207,15 @@ CELLS: list[Cell] = [
         ### Exercise transfer-q2 — which group number?
 
         On this path (`sys → u1 → … → a3 → compact-1 → u4 → a4`), what is the
-        `group` number of the ledger row for `u4, a4`? The folded outputs below
-        show the ledger (click the bar under each cell, or run it).
+        `group` number of the ledger row for `u4, a4`? *Show the answer* under
+        the cells below shows the ledger.
         """,
         "answer_q2 = ...",
         zh="""
         ### 练习 transfer-q2 — 第几组？
 
         在这条路径上（`sys → u1 → … → a3 → compact-1 → u4 → a4`），账本中 `u4, a4`
-        那一行的 `group` 编号是多少？下面折叠的输出显示了账本（点击每个单元格下面的
-        细条，或运行它）。
+        那一行的 `group` 编号是多少？下面每个单元格的*显示答案*显示了账本。
         """,
     ),
     answer(

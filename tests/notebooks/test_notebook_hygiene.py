@@ -61,7 +61,9 @@ PRACTICE_NAMES = [*LAB_ENDS, *(name for name in NAMES if "-transfer-" in name)]
 """Notebooks with a practice cell: the labs' last notebooks and the transfer exercise."""
 
 _cells = importlib.import_module("notebook_sources.cells")  # next to build.py, on its path now
-HIDDEN_OUTPUTS = _cells.HIDDEN_OUTPUTS
+NBVAL_TAGS = _cells.NBVAL_TAGS
+SLIDE = _cells.SLIDE
+IGNORE_OUTPUT = {"tags": ["nbval-ignore-output"]}
 ANSWER_LABELS = _cells.ANSWER_LABELS
 PREDICT_FIRST = _cells.PREDICT_FIRST
 DETAILS = re.compile(
@@ -117,24 +119,56 @@ def test_stored_notebook_was_built_from_its_current_source(name: str) -> None:
     )
 
 
-def test_cell_metadata_other_than_folded_answer_outputs_is_refused() -> None:
+def test_cell_metadata_other_than_nbval_tags_and_heading_slides_is_refused() -> None:
     notebook = stored("03-lab-11.3-budget-projection.ipynb")
-    (folded, *_) = [cell for cell in notebook.cells if cell.metadata]
-    assert folded.metadata == HIDDEN_OUTPUTS and builder.hygiene_problems(notebook) == []
+    tagged = next(cell for cell in notebook.cells if cell.metadata.get("tags"))
+    heading = next(cell for cell in notebook.cells if cell.metadata == SLIDE)
+    assert tagged.metadata == IGNORE_OUTPUT and builder.hygiene_problems(notebook) == []
     for other in (
-        {**HIDDEN_OUTPUTS, "jupyter": {"outputs_hidden": True, "source_hidden": True}},
-        {"jupyter": {"outputs_hidden": True}},  # one of the two keys only
-        {**HIDDEN_OUTPUTS, "tags": ["hide-output"]},
+        {"tags": ["nbval-ignore-output", "hide-output"]},
+        {"tags": []},
+        {**IGNORE_OUTPUT, "collapsed": True},
+        {"collapsed": True, "jupyter": {"outputs_hidden": True}},  # folded: Run All unfolds it
     ):
-        folded.metadata = other
-        assert builder.hygiene_problems(notebook) == [f"{folded.id}: cell metadata {other}"]
-    folded.metadata, folded.outputs = HIDDEN_OUTPUTS, []
-    assert builder.hygiene_problems(notebook) == [
-        f"{folded.id}: outputs hidden, but there are no outputs"
-    ]
-    markdown = next(cell for cell in notebook.cells if cell.cell_type == "markdown")
-    markdown.metadata = HIDDEN_OUTPUTS
-    assert f"{markdown.id}: cell metadata" in " ".join(builder.hygiene_problems(notebook))
+        tagged.metadata = other
+        assert builder.hygiene_problems(notebook) == [f"{tagged.id}: cell metadata {other}"]
+    tagged.metadata = IGNORE_OUTPUT
+    heading.metadata = IGNORE_OUTPUT  # tags on a markdown cell
+    assert builder.hygiene_problems(notebook) == [f"{heading.id}: cell metadata {IGNORE_OUTPUT}"]
+    prose = next(c for c in notebook.cells if c.cell_type == "markdown" and not c.metadata)
+    prose.metadata, heading.metadata = SLIDE, SLIDE  # a slide that starts without a heading
+    assert builder.hygiene_problems(notebook) == [f"{prose.id}: cell metadata {SLIDE}"]
+
+
+def test_notebook_metadata_is_what_the_kernel_reports_with_a_python_version() -> None:
+    notebook = stored("03-lab-11.3-budget-projection.ipynb")
+    assert builder.hygiene_problems(notebook) == []
+    assert builder.PYTHON_VERSION.fullmatch(notebook.metadata.language_info.version)
+    for version in (None, "", "three"):
+        notebook.metadata.language_info.version = version
+        assert builder.hygiene_problems(notebook) == [
+            f"notebook metadata is {dict(notebook.metadata)}"
+        ]
+
+
+@pytest.mark.parametrize("name", STORED)
+def test_every_heading_starts_a_slide_and_nothing_else_does(name: str) -> None:
+    for cell in stored(name).cells:
+        is_heading = cell.cell_type == "markdown" and cell.source.startswith("#")
+        assert (cell.metadata == SLIDE) == is_heading, cell.id
+
+
+def test_an_nbval_marker_becomes_a_tag_and_leaves_the_code() -> None:
+    made = _cells.code("# NBVAL_IGNORE_OUTPUT\nprint(1)")
+    assert made.source == "print(1)" and made.metadata == IGNORE_OUTPUT
+    assert _cells.code("print(1)  # NBVAL_IGNORE_OUTPUT").metadata == {}
+
+
+def test_an_answer_cell_shows_its_last_expression_inside_the_answer_box() -> None:
+    made = _cells.answer("x = 1\nx + 1")
+    assert made.source == "with answer_box(LANG):\n    x = 1\n    display(x + 1)"
+    assert _cells.answer("print(2)").source == "with answer_box(LANG):\n    print(2)"
+    assert made.metadata == {}
 
 
 def test_lab_notebooks_cover_every_lab_and_a_split_lab_ends_in_its_last_part() -> None:
@@ -148,7 +182,7 @@ def test_lab_notebook_ends_with_its_own_checks_beside_the_practice_cell(name: st
     notebook = stored(name)
     *_, practice, reference = code_cells(notebook)
 
-    assert practice.source.startswith("# NBVAL_IGNORE_OUTPUT\n")
+    assert practice.metadata == IGNORE_OUTPUT and "NBVAL" not in practice.source
     assert PRACTICE_FOLDERS[0] in practice.source
     assert f'run_lab_checks("{lab}", impl=practice)' in practice.source
     assert f'run_lab_checks("{lab}")' in reference.source
@@ -159,7 +193,9 @@ def test_lab_notebook_ends_with_its_own_checks_beside_the_practice_cell(name: st
 
 @pytest.mark.parametrize("name", STORED)
 def test_only_practice_cells_are_exempt_from_comparison(name: str) -> None:
-    ignored = [c for c in code_cells(stored(name)) if "NBVAL_IGNORE_OUTPUT" in c.source]
+    ignored = [c for c in code_cells(stored(name)) if c.metadata.get("tags")]
+    assert all(c.metadata == IGNORE_OUTPUT for c in ignored)
+    assert not any("NBVAL" in c.source for c in code_cells(stored(name)))
     folders = PRACTICE_FOLDERS if language_of(name) == "en" else PRACTICE_FOLDERS[:1]
     assert all(any(folder in c.source for folder in folders) for c in ignored)
     assert len(ignored) == (1 if file_name(name) in PRACTICE_NAMES else 0)
@@ -184,19 +220,24 @@ def test_every_lab_notebook_asks_a_predict_first_question() -> None:
 
 
 @pytest.mark.parametrize("name", STORED)
-def test_each_predict_first_answer_is_folded_and_its_explanation_closed(name: str) -> None:
-    """The question first; its answer cells' outputs folded; the explanation in ``<details>``.
+def test_each_predict_first_answer_is_in_a_closed_block_and_its_explanation_too(name: str) -> None:
+    """The question first; its answer cells show one closed block; the explanation in ``<details>``.
 
-    So opening a notebook shows no answer: neither the computed output nor the
-    prose after it, until the student clicks.
+    So neither opening the notebook nor Run All shows an answer: not the
+    computed output, not the prose after it, until the student clicks.
     """
     cells = stored(name).cells
+    label = ANSWER_LABELS[language_of(name)]
     for index in predict_questions(name):
         assert cells[index].cell_type == "markdown"
         after = index + 1
         while cells[after].cell_type == "code":
-            assert cells[after].outputs, f"{cells[after].id} answers a prediction but shows nothing"
-            assert cells[after].metadata == HIDDEN_OUTPUTS, f"{cells[after].id} shows its answer"
+            answer = cells[after]
+            assert answer.source.startswith("with answer_box(LANG):\n"), answer.id
+            assert [o.output_type for o in answer.outputs] == ["display_data"], answer.id
+            shown = answer.outputs[0].data["text/html"]
+            assert shown.startswith(f"<details><summary>{label}</summary>\n"), answer.id
+            assert shown.endswith("</details>") and shown.count("<details") == 1, answer.id
             after += 1
         assert after > index + 1, f"{cells[index].id} is not followed by its answer cell"
         assert DETAILS.fullmatch(cells[after].source), f"{cells[after].id} spells out the answer"
@@ -242,3 +283,13 @@ def test_every_notebook_after_the_start_page_has_exercises() -> None:
     assert 5 <= len(exercises_in("08-recap.ipynb")) <= 6
     asked = [exercise for name in NAMES for exercise in exercises_in(name)]
     assert sorted(asked) == sorted(EXERCISES)
+
+
+def test_slides_export_gives_one_slide_per_heading() -> None:
+    """INSTRUCTOR.md's promise: ``nbconvert --to slides`` gives one slide per step."""
+    from nbconvert import SlidesExporter
+
+    notebook = stored("02-lab-11.2-interaction-groups.ipynb")
+    body, _ = SlidesExporter().from_notebook_node(notebook)
+    headings = [c for c in notebook.cells if c.cell_type == "markdown" and c.source.startswith("#")]
+    assert len(re.findall(r"<section>\s*<section>", body)) == len(headings) > 5
