@@ -382,8 +382,9 @@ CELLS: list[Cell] = [
         """
         ### Exercise 11.1-q2 — write a compaction yourself
 
-        Write `compact-2` as a wire dict the parser accepts: it hangs after `a4`
-        (the leaf once `u4, a4` follow `compact-1`), keeps the path from `u3` on,
+        Write `compact-2` as a wire dict the parser accepts: it is appended to
+        the path of `chapter_fixture_after_compaction()` (`… → a3 → compact-1 →
+        u4 → a4`) and hangs after that path's last entry, keeps the path from `u3` on,
         has timestamp 200 and `tokensBefore` 34, and a summary of your own with
         all seven fields (camelCase keys, as in `compact_1_wire()`). When the
         parser refuses it, the check shows the parser's message: it names the
@@ -393,8 +394,9 @@ CELLS: list[Cell] = [
         zh="""
         ### 练习 11.1-q2 — 自己写一条 compaction
 
-        把 `compact-2` 写成一个 parser 接受的 wire dict：它挂在 `a4` 后面（`compact-1`
-        之后又追加了 `u4, a4`，此时的 leaf 就是 `a4`），从 `u3` 起保留路径，timestamp
+        把 `compact-2` 写成一个 parser 接受的 wire dict：它追加到
+        `chapter_fixture_after_compaction()` 的路径（`… → a3 → compact-1 → u4 → a4`）上，
+        挂在这条路径的最后一条 entry 后面，从 `u3` 起保留路径，timestamp
         为 200，`tokensBefore` 为 34，摘要由你自己写，包含全部七个字段（camelCase
         键，与 `compact_1_wire()` 一样）。parser 拒绝它时，检查会显示 parser 的错误
         消息：它指出要修改的字段。

@@ -299,16 +299,12 @@ CELLS: list[Cell] = [
     ),
     md(
         """
-        The allowance never goes below 0:
-        `available_for_messages = max(0, max_tokens - system - reserved_output - safety_margin)`.
-        With `max_tokens = 8` the fixed costs (3 + 4 + 2 = 9) are more than the
+        The allowance never goes below 0. With `max_tokens = 8` the fixed costs (3 + 4 + 2 = 9) are more than the
         window: the allowance is 0, not -1, and the newest group is still
         returned whole, as an overflow.
         """,
         zh="""
-        消息额度永远不会低于 0：
-        `available_for_messages = max(0, max_tokens - system - reserved_output - safety_margin)`。
-        `max_tokens = 8` 时，固定成本（3 + 4 + 2 = 9）超过了窗口：额度是 0，而不是 -1，
+        消息额度永远不会低于 0。`max_tokens = 8` 时，固定成本（3 + 4 + 2 = 9）超过了窗口：额度是 0，而不是 -1，
         最新一组仍然作为超限情况被完整返回。
         """,
     ),

@@ -110,16 +110,58 @@ CELLS: list[Cell] = [
     ),
     md(
         """
-        **Predict first.** The caller does not pass a parent id. Which entry will
-        `compact-1` hang after? Decide, then click
-        *Show the answer* under the next cell.
+        **Predict first.** The caller does not pass a parent id. Suppose the agent
+        had compacted earlier, on the path that ended at `a2` (before `u3` was
+        sent), keeping from `u2`. Which entry would that compaction hang after:
+        `u2`, where keeping starts, `a1`, the last entry it summarises, or
+        another? Decide, then click *Show the answer* under the next cell.
         """,
         zh="""
-        **先预测。** 调用者没有传入 parent id。`compact-1` 会挂在哪条 entry 后面？先
-        决定，再点击下一个单元格下面的*显示答案*。
+        **先预测。** 调用者没有传入 parent id。假设 agent 更早就压缩过一次：那时路径
+        结束于 `a2`（`u3` 还没有发出），从 `u2` 起保留。这次 compaction 会挂在哪条
+        entry 后面：开始保留的 `u2`、它所总结的最后一条 `a1`，还是别的 entry？先决定，
+        再点击下一个单元格下面的*显示答案*。
         """,
     ),
     answer(
+        """
+        earlier_path = path[:5]
+        print(path_arrow(earlier_path))
+        earlier = create_compaction_entry(
+            earlier_path,
+            id="compact-early",
+            timestamp=50,
+            summary=fixture_summary(LANG),
+            first_kept_entry_id="u2",
+            tokens_before=untrimmed_message_tokens(earlier_path, estimate),
+        )
+        entry_fields_frame(earlier)
+        """
+    ),
+    reveal(
+        """
+        `parentId` is `a2`, the last entry of the path it was given: neither
+        where keeping starts nor the last summarised entry. Because the caller
+        cannot pass it, there can never be two answers to "where does this
+        summary hang?". `firstKeptEntryId` means something else: where restoring
+        will start keeping original messages.
+        """,
+        zh="""
+        `parentId` 是 `a2`，即传入路径的最后一条 entry：既不是开始保留的位置，也不是
+        被总结的最后一条。因为调用者不能传入它，“这份摘要挂在哪里？”永远不会出现两个
+        答案。`firstKeptEntryId` 的含义不同：它是恢复时开始保留原消息的位置。
+        """,
+    ),
+    md(
+        """
+        On the whole ten-entry path the same call makes the chapter's `compact-1`,
+        hanging after `a3`:
+        """,
+        zh="""
+        在完整的十条 entry 路径上，同样的调用得到本章的 `compact-1`，它挂在 `a3` 后面：
+        """,
+    ),
+    code(
         """
         before = [entry.to_wire() for entry in path]
         summary = fixture_summary(LANG)
@@ -133,19 +175,6 @@ CELLS: list[Cell] = [
         )
         entry_fields_frame(compact_1)
         """
-    ),
-    reveal(
-        """
-        `parentId` is `a3`, the last entry of the path. Because the caller cannot
-        pass it, there can never be two answers to "where does this summary hang?".
-        `firstKeptEntryId` means something else: where restoring will start keeping
-        original messages.
-        """,
-        zh="""
-        `parentId` 是 `a3`，路径的最后一条 entry。因为调用者不能传入它，“这份摘要挂在
-        哪里？”永远不会出现两个答案。`firstKeptEntryId` 的含义不同：它是恢复时开始
-        保留原消息的位置。
-        """,
     ),
     md(
         """

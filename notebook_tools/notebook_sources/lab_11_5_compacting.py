@@ -24,9 +24,10 @@ CELLS: list[Cell] = [
         and 「system 状态跨过 compaction 边界」
 
         **Goal.** A second compaction is made by the same function and appended
-        like the first; restoring then reads only the newest one. System state is
-        not part of any compaction: it is replayed from the system messages of the
-        *whole* path, across the compaction boundary.
+        like the first. Then two questions: when the path holds two summaries,
+        which does the model read? And system state is part of no compaction, so
+        where does the model's system message come from once a compaction
+        boundary lies between its parts?
 
         **Builds on.** Part 1 (restoring from `compact-1`), Lab 11.4's
         `create_compaction_entry`, Lab 11.3's system replay.
@@ -39,9 +40,9 @@ CELLS: list[Cell] = [
         **本章小节：**「恢复时把最新摘要接在保留后缀前面」（后半部分）
         和「system 状态跨过 compaction 边界」
 
-        **目标。** 第二次 compaction 由同一个函数创建，也像第一次一样追加；之后恢复只读取
-        最新的那一次。system 状态不属于任何 compaction：它从*整条*路径的 system message
-        重放，跨过 compaction 边界。
+        **目标。** 第二次 compaction 由同一个函数创建，也像第一次一样追加。接着回答两个问题：
+        路径上有两份摘要时，模型读哪一份？system 状态不属于任何 compaction，那么当它的几部分
+        之间隔着一条 compaction 边界时，模型看到的 system message 从哪里来？
 
         **基础。** 实验 11.5（上）（从 `compact-1` 恢复），实验 11.4 的
         `create_compaction_entry`，实验 11.3 的 system 重放。
