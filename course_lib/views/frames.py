@@ -41,6 +41,7 @@ from ..chapter.restoring import (
     render_summary,
     summary_message,
 )
+from .tables import table_html
 
 __all__ = [
     "CONTENT_WIDTH",
@@ -99,8 +100,9 @@ def setup_notebook() -> None:
     """Display options every lab notebook starts with, so stored outputs stay comparable.
 
     Long error messages are shown whole (pandas cuts cells at 50 characters by
-    default), and a Styler's plain-text form is its table instead of its class
-    name and memory address, which would differ on every run.
+    default), a Styler's plain-text form is its table instead of its class
+    name and memory address, which would differ on every run, and every
+    DataFrame is drawn by ``table_html`` (left-aligned, no 0..n index).
     """
     pd.set_option("display.max_colwidth", None)
     pd.set_option("display.width", 200)
@@ -111,6 +113,7 @@ def setup_notebook() -> None:
     if shell is not None:
         plain = shell.display_formatter.formatters["text/plain"]
         plain.for_type(Styler, _styler_as_text)
+        shell.display_formatter.formatters["text/html"].for_type(pd.DataFrame, table_html)
 
 
 def workbook_root() -> Path:
