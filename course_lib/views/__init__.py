@@ -9,6 +9,7 @@ from .failures import (
     checks_frame,
     errors_frame,
     expected_failure,
+    practice_hint,
 )
 from .frames import (
     CONTENT_WIDTH,
@@ -133,6 +134,7 @@ __all__ = [
     "pi_source_frame",
     "plot_state",
     "plot_window",
+    "practice_hint",
     "projection_frame",
     "second_summary",
     "setup_notebook",

@@ -10,10 +10,31 @@ from ..base.errors import CourseError
 from ..track.checks import LabReport
 
 __all__ = [
+    "PRACTICE_HINTS",
     "checks_frame",
     "errors_frame",
     "expected_failure",
+    "practice_hint",
 ]
+
+PRACTICE_HINTS: dict[str, str] = {
+    "en": (
+        "No practice package yet: run `.venv/bin/course-lab practice 11` in the repository "
+        "root, then run this cell again."
+    ),
+    "zh": (
+        "还没有练习包：在仓库根目录运行 `.venv/bin/course-lab practice 11 --lang zh`，"
+        "然后重新运行这个单元格。"
+    ),
+}
+"""What a "Your turn" cell says when ``practice/ch11`` does not exist, in each edition."""
+
+
+def practice_hint(lang: str) -> str:
+    """The "no practice package yet" hint in the notebook's language (the Chinese one asks for
+    ``--lang zh``, as the Chinese edition's text does)."""
+    return PRACTICE_HINTS[lang] if lang in PRACTICE_HINTS else PRACTICE_HINTS["en"]
+
 
 # --- expected failures and checks ----------------------------------------------------------
 

@@ -41,7 +41,7 @@ from ..chapter.restoring import (
     render_summary,
     summary_message,
 )
-from .tables import table_html
+from .tables import styler_html, table_html
 
 __all__ = [
     "CONTENT_WIDTH",
@@ -96,14 +96,17 @@ def _styler_as_text(styler: Styler, printer: Any, cycle: bool) -> None:
     printer.text(styler.data.to_string())  # type: ignore[attr-defined]  # not in pandas-stubs
 
 
-def setup_notebook() -> None:
+def setup_notebook(lang: str = "en") -> None:
     """Display options every lab notebook starts with, so stored outputs stay comparable.
 
     Long error messages are shown whole (pandas cuts cells at 50 characters by
     default), a Styler's plain-text form is its table instead of its class
     name and memory address, which would differ on every run, and every
-    DataFrame is drawn by ``table_html`` (left-aligned, no 0..n index).
+    table is drawn by ``table_html`` (left-aligned, no 0..n index) with its
+    headers in the edition's language (``lang``: the notebook's ``LANG``).
     """
+    if lang not in ("en", "zh"):
+        raise ValueError(f"unknown notebook language {lang!r}; choose 'en' or 'zh'")
     pd.set_option("display.max_colwidth", None)
     pd.set_option("display.width", 200)
     pd.set_option("display.max_rows", 100)
@@ -113,7 +116,9 @@ def setup_notebook() -> None:
     if shell is not None:
         plain = shell.display_formatter.formatters["text/plain"]
         plain.for_type(Styler, _styler_as_text)
-        shell.display_formatter.formatters["text/html"].for_type(pd.DataFrame, table_html)
+        html = shell.display_formatter.formatters["text/html"]
+        html.for_type(pd.DataFrame, lambda frame: table_html(frame, lang))
+        html.for_type(Styler, lambda styler: styler_html(styler, lang))
 
 
 def workbook_root() -> Path:

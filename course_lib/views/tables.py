@@ -13,9 +13,12 @@ from __future__ import annotations
 import hashlib
 
 import pandas as pd
+from pandas.io.formats.style import Styler
 from pandas.io.formats.style_render import CSSDict
 
-__all__ = ["SHORT_VALUE", "TABLE_STYLES", "table_html"]
+from .headers_zh import header_in
+
+__all__ = ["SHORT_VALUE", "TABLE_STYLES", "styler_html", "table_html"]
 
 SHORT_VALUE = 24
 """A value this long or shorter (an id, a number, a status) is never wrapped."""
@@ -47,15 +50,40 @@ def _short_cells(frame: pd.DataFrame) -> pd.DataFrame:
     return frame.map(lambda value: "short" if len(str(value)) <= SHORT_VALUE else "")
 
 
-def table_html(frame: pd.DataFrame) -> str:
+def _headers_in(styler: Styler, lang: str) -> Styler:
+    """Column headers and row labels in the edition's language (the data itself is unchanged)."""
+    if lang == "en":
+        return styler
+
+    def translate(label: object) -> str:
+        return header_in(label, lang)
+
+    return styler.format_index(translate, axis="columns").format_index(translate, axis="index")
+
+
+def _name_in(name: object, lang: str) -> str | None:
+    return None if name is None else header_in(name, lang)
+
+
+def table_html(frame: pd.DataFrame, lang: str = "en") -> str:
     """The frame as an HTML table that reads like the explorers' tables, the same on every run.
 
     The Styler's id is derived from the frame's content (pandas would pick a
     random one), so a stored notebook compares equal on the next run; it is
     written in letters, so the two editions' tables differ in no number.
+    ``lang="zh"``: the Chinese edition's headers (``HEADERS_ZH``).
     """
     digest = hashlib.sha1(frame.to_csv().encode("utf-8")).hexdigest()[:12].translate(_LETTERS)
+    if lang != "en":  # the names above the row labels and column headers, too
+        frame = frame.copy()
+        frame.index.names = [_name_in(name, lang) for name in frame.index.names]
+        frame.columns.names = [_name_in(name, lang) for name in frame.columns.names]
     styler = frame.style.set_uuid(f"table-{digest}").set_table_styles(TABLE_STYLES)
     if _numbered_rows(frame):
         styler = styler.hide(axis="index")
-    return styler.set_td_classes(_short_cells(frame)).to_html()
+    return _headers_in(styler.set_td_classes(_short_cells(frame)), lang).to_html()
+
+
+def styler_html(styler: Styler, lang: str = "en") -> str:
+    """A Styler the views made (coloured fixture tables): its own look, the edition's headers."""
+    return _headers_in(styler, lang).to_html()

@@ -366,12 +366,6 @@ def fixture_cells() -> list[Cell]:
     ]
 
 
-PRACTICE_HINT = (
-    "No practice package yet: run `.venv/bin/course-lab practice 11` in the repository root, "
-    "then run this cell again."
-)
-
-
 def your_turn_cells(lab: str, what: str, what_zh: str | None = None) -> list[Cell]:
     """How to practise ``lab``: create the package, implement ``what``, run the checks on it.
 
@@ -418,7 +412,7 @@ def your_turn_cells(lab: str, what: str, what_zh: str | None = None) -> list[Cel
         code(
             f"""
             # NBVAL_IGNORE_OUTPUT
-            from course_lib.views import workbook_root
+            from course_lib.views import practice_hint, workbook_root
 
             practice = Path(workbook_root(), "practice", "ch11")
             if practice.is_dir():
@@ -426,7 +420,7 @@ def your_turn_cells(lab: str, what: str, what_zh: str | None = None) -> list[Cel
                 print(mine.summary_line(LANG))
                 display(checks_frame(mine))
             else:
-                print("{PRACTICE_HINT}")
+                print(practice_hint(LANG))
             """
         ),
     ]

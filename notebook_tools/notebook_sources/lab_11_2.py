@@ -77,7 +77,7 @@ CELLS: list[Cell] = [
             styled_fixture_frame,
         )
 
-        setup_notebook()
+        setup_notebook(LANG)
         """
     ),
     *fixture_cells(),

@@ -83,7 +83,7 @@ CELLS: list[Cell] = [
         )
         from course_lib.views import BudgetExplorer, bar_frame
 
-        setup_notebook()
+        setup_notebook(LANG)
         """
     ),
     *fixture_cells(),

@@ -80,7 +80,7 @@ CELLS: list[Cell] = [
             untrimmed_message_tokens,
         )
 
-        setup_notebook()
+        setup_notebook(LANG)
         """
     ),
     *fixture_cells(),

@@ -72,7 +72,7 @@ CELLS: list[Cell] = [
             styled_fixture_frame,
         )
 
-        setup_notebook()
+        setup_notebook(LANG)
         """
     ),
     md(

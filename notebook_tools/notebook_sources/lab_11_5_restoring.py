@@ -66,7 +66,7 @@ CELLS: list[Cell] = [
             styled_fixture_frame,
         )
 
-        setup_notebook()
+        setup_notebook(LANG)
         """
     ),
     *fixture_cells(),

@@ -92,7 +92,7 @@ CELLS: list[Cell] = [
         )
         from course_lib.tools.inspect_session import DEFAULT_MAX_TOKENS, DEFAULT_RESERVED_OUTPUT
 
-        setup_notebook()
+        setup_notebook(LANG)
         """
     ),
     md(

@@ -37,7 +37,7 @@ CELLS: list[Cell] = [
         from course_lib.views import setup_notebook
         from course_lib.views.lab_map import checks_catalogue_frame
 
-        setup_notebook()
+        setup_notebook(LANG)
         """
     ),
     md(

@@ -139,7 +139,7 @@ AFTER_THE_LIST: list[Cell] = [
         from course_lib.views import lab_map_frame, setup_notebook
         from course_lib.views.lab_map import names_frame
 
-        setup_notebook()
+        setup_notebook(LANG)
         """
     ),
     md(

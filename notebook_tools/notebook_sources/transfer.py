@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .cells import PRACTICE_HINT, Cell, answer, code, exercise_cells, fixture_cells, md, reveal
+from .cells import Cell, answer, code, exercise_cells, fixture_cells, md, reveal
 
 TRANSLATED = True
 
@@ -78,11 +78,12 @@ CELLS: list[Cell] = [
             path_arrow,
             setup_notebook,
             styled_fixture_frame,
+            practice_hint,
             workbook_root,
         )
         from course_lib.track.practice import load_practice_package
 
-        setup_notebook()
+        setup_notebook(LANG)
         """
     ),
     *fixture_cells(),
@@ -294,7 +295,7 @@ CELLS: list[Cell] = [
         # NBVAL_IGNORE_OUTPUT
         practice = Path(workbook_root(), "practice", "ch11")
         if not practice.is_dir():
-            print("{PRACTICE_HINT}")
+            print(practice_hint(LANG))
         else:
             checked = run_lab_checks("transfer", impl=practice)
             print(checked.summary_line(LANG))
@@ -319,7 +320,7 @@ CELLS: list[Cell] = [
                 print("agrees with your build_context:", bool(yours["agree"].all()))
                 print("same statuses as the reference:", yours["statuses"].equals(reference["statuses"]))
                 display(yours)
-        """.replace("{PRACTICE_HINT}", PRACTICE_HINT)
+        """
     ),
     md(
         """

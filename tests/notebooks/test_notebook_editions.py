@@ -12,6 +12,7 @@ must have a Chinese edition.
 
 from __future__ import annotations
 
+import html as html_module
 import importlib
 import importlib.util
 import io
@@ -332,3 +333,27 @@ def test_lang_goes_after_the_first_cells_imports() -> None:
         cells.lang_line("en"),
         "print(1)",
     ]
+
+
+IDENTIFIER = re.compile(r"[A-Za-z]\w*(?:[._]\w+)+")
+"""A code name in a header (``max_tokens``, ``tokens.messages``): code, so never translated."""
+NAMES_KEPT = {"Python", "bpe", "chars"}
+"""A language's or an estimator's name: the same in both editions."""
+
+
+@pytest.mark.parametrize("name", BOTH)
+def test_the_chinese_edition_has_no_english_table_header(name: str) -> None:
+    from course_lib.views.headers_zh import HEADERS_ZH
+
+    chosen = set(HEADERS_ZH.values())  # a few keep the course's own term ("entry id", "parent")
+    english = []
+    for cell in read(CHINESE_DIR / name).cells:
+        for output in cell.get("outputs", []):
+            html = output.get("data", {}).get("text/html", "")
+            for header in re.findall(r"<th[^>]*>([^<]*)</th>", html):
+                text = html_module.unescape(header).strip()
+                if not re.search("[A-Za-z]", text) or text in chosen or text in NAMES_KEPT:
+                    continue
+                if not IDENTIFIER.fullmatch(text):
+                    english.append(f"{cell.id}: {text!r}")
+    assert english == []

@@ -44,3 +44,15 @@ def test_setup_notebook_draws_every_dataframe_with_table_html() -> None:
     data, _ = shell.display_formatter.format(_frame())
     assert data["text/html"] == table_html(_frame())
     assert "group 1" in data["text/plain"]  # the plain-text form is pandas' own
+
+
+def test_the_chinese_edition_shows_chinese_headers_and_keeps_identifiers() -> None:
+    frame = pd.DataFrame(
+        {"status": ["kept"], "max_tokens": [31]}, index=pd.Index(["sys"], name="kind")
+    )
+    html = table_html(frame, "zh")
+    headers = re.findall(r"<th[^>]*>([^<]*)</th>", html)
+    assert "状态" in headers and "类别" in headers and "max_tokens" in headers
+    assert "status" not in headers and "kind" not in headers
+    assert ">kept</td>" in html  # the data is unchanged
+    assert table_html(frame) != html and "status" in table_html(frame)
