@@ -76,4 +76,4 @@ def answer_box(lang: Lang | str = "en") -> Iterator[None]:
     """
     with capture_output(display=True) as captured:
         yield
-    display(_box(captured, lang))
+    display(_box(captured, lang))  # type: ignore[no-untyped-call]
