@@ -21,7 +21,6 @@ from ..base.errors import CourseError
 
 __all__ = [
     "DEFAULT_LANGUAGE",
-    "LAB_GUIDANCE_ZH",
     "LANGUAGES",
     "LANGUAGE_FILE",
     "TEXTS",
@@ -131,44 +130,6 @@ TEXTS: dict[str, dict[Lang, str]] = {
         "zh": "中文说明：{guidance}",
     },
 }
-
-LAB_GUIDANCE_ZH: dict[str, str] = {
-    "11.1": (
-        "compaction 是一条普通、严格的 session 事实：只按 wire（camelCase）名字用 CompactionEntry "
-        "校验 value，把 pydantic 的 ValidationError 变成以 label 开头的 SessionEntryError"
-        "（describe_validation_error 写出字段路径和问题，例如 "
-        "'session entry compact-1: summary.files: unknown field'）；tokensBefore 原样保留，"
-        "被拒绝的输入不被修改。"
-    ),
-    "11.2": (
-        "user 消息关闭当前交互并开启下一个；assistant 和 toolResult 留在当前交互里；"
-        "system 消息不属于任何交互。重复的 call id 或结果在 add 时立即报错（含 'duplicate'）；"
-        "'unknown call' 和 'missing result' 要等交互关闭（close）时才检查，"
-        "因为结果可能先于调用出现。"
-    ),
-    "11.3": (
-        "先检查 max_tokens、reserved_output、safety_margin 三个数（有限且 >= 0），"
-        "再把整条活动路径的 system 消息重放成一条并计价，这是第四个数；"
-        "可用于消息的预算 = max(0, max_tokens - system - reserved_output - safety_margin)，永不为负；"
-        "从最新的交互组往前整组保留，used + cost <= 预算就保留（正好等于也算），"
-        "第一组放不下就停；最新的一组总会保留，单独超出时原因是 single_group_overflow。"
-    ),
-    "11.4": (
-        "空路径、路径上已有的 id 都是 CompactionError；parentId 永远是路径的最后一条；"
-        "first_kept_entry_id 必须是 group_interactions 找到的某个交互的第一条消息；"
-        "候选条目以 wire dict 经过 parse_session_entry；什么都不写入 store。"
-    ),
-    "11.5": (
-        "恢复时只用路径上最新的一条 compaction：先放它的摘要，再从它的 firstKeptEntryId 开始分组；"
-        "这个 id 必须是 compaction 之前、路径上的一条 user 消息条目，否则是 CompactionError；"
-        "摘要先付费，剩下的额度再按 Lab 11.3 的规则整组保留最新的交互。"
-    ),
-    "transfer": (
-        "预算账本（ledger）：从同一个 BudgetPlan 列出每个交互组的成本、是否保留以及原因，"
-        "数字必须与 build_context 的 tokens 一致。"
-    ),
-}
-"""One paragraph per lab, written above each ``raise LabNotImplemented`` of a Chinese starter."""
 
 
 def text(code: str, lang: Lang = DEFAULT_LANGUAGE, **values: object) -> str:

@@ -25,8 +25,9 @@ from pathlib import Path
 
 from ..base.errors import CourseError
 from .catalogue import LAB_TOPICS
-from .language import DEFAULT_LANGUAGE, LAB_GUIDANCE_ZH, Lang, write_folder_language
+from .language import DEFAULT_LANGUAGE, Lang, write_folder_language
 from .language import text as line_in
+from .regions_zh import REGION_GUIDANCE_ZH
 
 __all__ = [
     "CHAPTER",
@@ -347,12 +348,40 @@ def _header(labs: Sequence[str], lang: Lang = DEFAULT_LANGUAGE) -> str:
     return header
 
 
-def _starter_body(lab: str, lang: Lang) -> list[str]:
-    """A region's starting body: the ``raise``, with the lab's Chinese guidance above it in zh."""
+_DEFINITION = re.compile(r"^(?P<indent>\s*)(?:async\s+)?(?:def|class)\s+(?P<name>\w+)")
+
+
+def region_function(module: str, lines: Sequence[str], region: Region) -> str:
+    """The function a region is the body of, as ``module.function`` (``module.Class.method``).
+
+    Read upwards from the region's begin mark: the nearest ``def`` indented less
+    than the region, then any ``class`` indented less than that ``def``.
+    """
+    names: list[str] = []
+    indent = len(region.indent)
+    for line in reversed(lines[: region.begin]):
+        found = _DEFINITION.match(line)
+        if found and len(found["indent"]) < indent:
+            names.insert(0, found["name"])
+            indent = len(found["indent"])
+            if indent == 0:
+                break
+    if not names:
+        raise LabMarkError(
+            f"{module}.py: the Lab {region.lab} region at line "
+            f"{region.begin + 1} is not inside a function"
+        )
+    return ".".join([module, *names])
+
+
+def _starter_body(lab: str, lang: Lang, function: str) -> list[str]:
+    """A region's starting body: the ``raise``, with its function's Chinese guidance in zh."""
     raise_line = f'raise LabNotImplemented("{not_implemented_message(lab, lang)}")'
     if lang == "en":
         return [raise_line]
-    guidance = line_in("region_guidance", lang, guidance=LAB_GUIDANCE_ZH[lab])
+    if function not in REGION_GUIDANCE_ZH:
+        raise LabMarkError(f"{function}: no Chinese guidance for its Lab {lab} region")
+    guidance = line_in("region_guidance", lang, guidance=REGION_GUIDANCE_ZH[function])
     return [*(f"# {line}" for line in _wrap_wide(guidance)), raise_line]
 
 
@@ -401,10 +430,14 @@ def starter_text(module: str, lang: Lang = DEFAULT_LANGUAGE) -> str:
     """``course_lib/<module>.py`` with every lab region replaced by its ``LabNotImplemented``."""
     source, regions = _reference_regions(module)
     labs = _labs_in(regions)
+    lines = source.splitlines()
     for lab in labs:
-        count = sum(region.lab == lab for region in regions)
-        body = _starter_body(lab, lang)
-        source = replace_region_bodies(source, lab, [body] * count, f"{module}.py")
+        bodies = [
+            _starter_body(lab, lang, region_function(module, lines, region))
+            for region in regions
+            if region.lab == lab
+        ]
+        source = replace_region_bodies(source, lab, bodies, f"{module}.py")
     if labs:
         source = _insert_labs_import(source, f"{module}.py")
     for shared in SHARED_CHAPTER_MODULES:  # imported from the workbook, not copied

@@ -18,13 +18,20 @@ from course_lib.base.errors import CourseError
 from course_lib.tools.cli import main
 from course_lib.track import catalogue
 from course_lib.track.language import (
-    LAB_GUIDANCE_ZH,
     LANGUAGE_FILE,
     LANGUAGES,
     TEXTS,
     folder_language,
 )
-from course_lib.track.starters import not_implemented_message, practice_files
+from course_lib.track.regions_zh import REGION_GUIDANCE_ZH
+from course_lib.track.starters import (
+    find_regions,
+    not_implemented_message,
+    practice_files,
+    practice_modules,
+    reference_source,
+    region_function,
+)
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -46,7 +53,20 @@ def test_every_line_exists_in_both_languages_with_the_same_placeholders() -> Non
         assert set(versions) == set(LANGUAGES), code
         assert _placeholders(versions["en"]) <= _placeholders(versions["zh"]) | {""}, code
         assert _placeholders(versions["zh"]) >= _placeholders(versions["en"]), code
-    assert set(LAB_GUIDANCE_ZH) == set(catalogue.LAB_TOPICS)
+
+
+def test_every_region_has_chinese_guidance_of_its_own() -> None:
+    """Each function the student writes says its own rules in Chinese, above its own ``raise``."""
+    functions = []
+    for module in practice_modules():
+        text = reference_source(module)
+        regions = find_regions(text, module)
+        functions += [region_function(module, text.splitlines(), region) for region in regions]
+    assert sorted(functions) == sorted(REGION_GUIDANCE_ZH)
+    assert len(set(REGION_GUIDANCE_ZH.values())) == len(REGION_GUIDANCE_ZH)
+    budget = practice_files(lang="zh")["budget.py"]
+    notes = [line for line in budget.splitlines() if "中文说明：" in line]
+    assert len(notes) == 7 and len(set(notes)) == 7  # seven regions in budget.py, seven texts
 
 
 def test_the_first_red_reads_as_the_course_s() -> None:
