@@ -148,6 +148,15 @@ def bar_frame(bar: WindowBar) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["bar", "segment", "kind", "tokens"])
 
 
+_PLOT_LEFT, _PLOT_RIGHT = 0.1, 0.98
+"""Where the axes sit in the figure, as fractions of its width."""
+
+
+def _label_points(label: str, tokens: Number) -> float:
+    """About how wide a segment's two-line label is, in points (7-pt text, 0.6 em a character)."""
+    return max(len(label), len(str(tokens))) * 7 * 0.6 + 4
+
+
 def plot_window(bar: WindowBar, title: str = "") -> Figure:
     """A horizontal stacked bar of the window, with the left-out groups on a second bar.
 
@@ -156,6 +165,11 @@ def plot_window(bar: WindowBar, title: str = "") -> Figure:
     """
     figure = Figure(figsize=(8, 2.2), dpi=100)
     axes = figure.add_subplot()
+    widest = max(bar.max_tokens, bar.used, sum(s.tokens for s in bar.dropped), 1)
+    # Points per token along the bar: a label is drawn only inside a segment wide enough
+    # to hold it, so labels never run into each other at large budgets (the table beside
+    # the chart gives every number).
+    points_per_token = 72 * 8 * (_PLOT_RIGHT - _PLOT_LEFT) / (widest * 1.08)
     for y, segments, hatch in ((1, bar.window, ""), (0, bar.dropped, "//")):
         edge = "#9ca3af" if hatch else "#374151"
         label_box = {"facecolor": "white", "edgecolor": "none", "pad": 1} if hatch else None
@@ -172,7 +186,7 @@ def plot_window(bar: WindowBar, title: str = "") -> Figure:
                 hatch=hatch,
                 height=0.6,
             )
-            if segment.tokens >= 2:
+            if segment.tokens * points_per_token >= _label_points(segment.label, segment.tokens):
                 axes.text(
                     left + segment.tokens / 2,
                     y,
@@ -184,7 +198,6 @@ def plot_window(bar: WindowBar, title: str = "") -> Figure:
                 )
             left += segment.tokens
     axes.axvline(bar.max_tokens, color="#111827", linestyle="--", linewidth=1)
-    widest = max(bar.max_tokens, bar.used, sum(s.tokens for s in bar.dropped), 1)
     axes.set_xlim(0, widest * 1.08)
     # Right of the line while there is room, left of it in the right half, so the
     # label is never cut at the figure's edge (it was at max_tokens = 40).
@@ -203,7 +216,7 @@ def plot_window(bar: WindowBar, title: str = "") -> Figure:
     if title:
         axes.set_title(title, fontsize=9)
     # Fixed margins instead of tight_layout: the same room on every redraw, and faster.
-    figure.subplots_adjust(left=0.1, right=0.98, bottom=0.22, top=0.86)
+    figure.subplots_adjust(left=_PLOT_LEFT, right=_PLOT_RIGHT, bottom=0.22, top=0.86)
     return figure
 
 

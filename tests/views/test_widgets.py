@@ -363,3 +363,25 @@ def test_compaction_explorer_repr_rebuilds_the_same_explorer(lang: str) -> None:
     assert repr(rebuilt) == repr(explorer)
     assert rebuilt.state().path == explorer.state().path
     assert ("lang=" in repr(explorer)) == (lang != "en")
+
+
+def _label_boxes(figure: Figure) -> list[tuple[str, object]]:
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    axes = figure.axes[0]
+    return [
+        (text.get_text(), text.get_window_extent(renderer))
+        for text in axes.texts
+        if "\n" in text.get_text()  # the segments' two-line labels
+    ]
+
+
+@pytest.mark.parametrize("max_tokens", [31, 80, 200, 400])
+def test_segment_labels_never_overlap_whatever_the_budget(max_tokens: int) -> None:
+    explorer = BudgetExplorer()
+    explorer.max_tokens.max = max(explorer.max_tokens.max, max_tokens)
+    explorer.max_tokens.value = max_tokens
+    boxes = _label_boxes(plot_state(explorer.state()))
+    assert boxes, "no segment is labelled"
+    for index, (label, box) in enumerate(boxes):
+        for other_label, other in boxes[index + 1 :]:
+            assert not box.overlaps(other), (max_tokens, label, other_label)
