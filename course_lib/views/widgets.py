@@ -14,11 +14,14 @@ import io
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Literal
 
 import ipywidgets as widgets
 import pandas as pd
+from matplotlib import font_manager
 from matplotlib.figure import Figure
+from matplotlib.font_manager import FontProperties
 from pandas.io.formats.style_render import CSSDict
 
 from ..base.pricing import Estimator, Number
@@ -37,6 +40,7 @@ from .frames import (
     messages_frame,
     path_arrow,
 )
+from .headers_zh import header_in
 from .story import (
     CompactionStep,
     compaction_steps,
@@ -148,21 +152,65 @@ def bar_frame(bar: WindowBar) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["bar", "segment", "kind", "tokens"])
 
 
+CHART_WORDS_ZH: dict[str, str] = {
+    "window": "窗口",
+    "left out": "未保留",
+    "tokens": "token",
+    "system": "system",
+    "summary": "摘要",
+    "reserved": "预留",
+    "margin": "余量",
+    "unused": "未用",
+}
+"""The chart's words in the Chinese edition (ids such as ``u1…a1`` stay as they are)."""
+
+CJK_FONTS = ("Noto Sans CJK SC", "WenQuanYi Micro Hei", "PingFang SC", "Microsoft YaHei", "SimHei")
+"""Fonts with Chinese glyphs, in the order they are tried (Linux, macOS, Windows)."""
+
+
+@cache
+def cjk_font() -> str | None:
+    """The first installed font of ``CJK_FONTS``, or ``None``: then the chart stays in English.
+
+    A Chinese label in a font without its glyphs would draw empty boxes and
+    print a warning into the notebook, so the words change only with a font.
+    """
+    for family in CJK_FONTS:
+        try:
+            font_manager.findfont(FontProperties(family=family), fallback_to_default=False)
+        except ValueError:
+            continue
+        return family
+    return None
+
+
+def chart_word(word: str, lang: str) -> str:
+    """``word`` as the chart of the edition in ``lang`` draws it (English without a CJK font)."""
+    if lang == "zh" and cjk_font() is not None:
+        return CHART_WORDS_ZH.get(word, word)
+    return word
+
+
 _PLOT_LEFT, _PLOT_RIGHT = 0.1, 0.98
 """Where the axes sit in the figure, as fractions of its width."""
 
 
 def _label_points(label: str, tokens: Number) -> float:
-    """About how wide a segment's two-line label is, in points (7-pt text, 0.6 em a character)."""
-    return max(len(label), len(str(tokens))) * 7 * 0.6 + 4
+    """About how wide a segment's two-line label is, in points (7-pt text: 0.6 em a Latin
+    character, 1 em a Chinese one)."""
+    width = sum(1.0 if ord(char) >= 0x2E80 else 0.6 for char in label)
+    return max(width, 0.6 * len(str(tokens))) * 7 + 4
 
 
-def plot_window(bar: WindowBar, title: str = "") -> Figure:
+def plot_window(bar: WindowBar, title: str = "", lang: str = "en") -> Figure:
     """A horizontal stacked bar of the window, with the left-out groups on a second bar.
 
     Returns a new Figure that is not registered with pyplot: the caller shows
-    or saves it, and it is garbage-collected like any object.
+    or saves it, and it is garbage-collected like any object. ``lang="zh"``
+    draws the Chinese edition's words when a CJK font is installed.
     """
+    family = cjk_font() if lang == "zh" else None
+    font: dict[str, Any] = {"fontfamily": [family, "DejaVu Sans"]} if family else {}
     figure = Figure(figsize=(8, 2.2), dpi=100)
     axes = figure.add_subplot()
     widest = max(bar.max_tokens, bar.used, sum(s.tokens for s in bar.dropped), 1)
@@ -186,15 +234,17 @@ def plot_window(bar: WindowBar, title: str = "") -> Figure:
                 hatch=hatch,
                 height=0.6,
             )
-            if segment.tokens * points_per_token >= _label_points(segment.label, segment.tokens):
+            label = chart_word(segment.label, lang)
+            if segment.tokens * points_per_token >= _label_points(label, segment.tokens):
                 axes.text(
                     left + segment.tokens / 2,
                     y,
-                    f"{segment.label}\n{segment.tokens}",
+                    f"{label}\n{segment.tokens}",
                     ha="center",
                     va="center",
                     fontsize=7,
                     bbox=label_box,
+                    **font,
                 )
             left += segment.tokens
     axes.axvline(bar.max_tokens, color="#111827", linestyle="--", linewidth=1)
@@ -211,8 +261,8 @@ def plot_window(bar: WindowBar, title: str = "") -> Figure:
         ha="right" if right_half else "left",
     )
     axes.set_ylim(-0.5, 1.7)
-    axes.set_yticks([1, 0], ["window", "left out"])
-    axes.set_xlabel("tokens")
+    axes.set_yticks([1, 0], [chart_word("window", lang), chart_word("left out", lang)], **font)
+    axes.set_xlabel(chart_word("tokens", lang), **font)
     if title:
         axes.set_title(title, fontsize=9)
     # Fixed margins instead of tight_layout: the same room on every redraw, and faster.
@@ -322,7 +372,7 @@ def _cell_class(column: str, value: Any) -> str:
     return "number" if isinstance(value, int | float) and not isinstance(value, bool) else ""
 
 
-def table_html(frame: pd.DataFrame, uuid: str) -> str:
+def table_html(frame: pd.DataFrame, uuid: str, lang: str = "en") -> str:
     """``frame`` as a styled HTML table that scrolls sideways rather than wrap a cell.
 
     Cells are styled by class, not by cell id, so two explorers of one kind in a
@@ -341,7 +391,7 @@ def table_html(frame: pd.DataFrame, uuid: str) -> str:
     styler = (
         frame.style.set_uuid(uuid)
         .format(escape="html")
-        .format_index(escape="html", axis=1)
+        .format_index(lambda label: html.escape(header_in(label, lang)), axis=1)
         .hide(axis="index")
         .set_table_styles(TABLE_STYLES)
         .set_td_classes(classes)
@@ -363,12 +413,25 @@ def _slider(name: str, value: int, limit: int) -> widgets.IntSlider:
     return slider
 
 
-def _outcome_html(result: BuildContextResult) -> str:
-    kept = ", ".join(result.kept_entry_ids) or "(none)"
+OUTCOME_WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "none": "(none)",
+        "total": "total",
+        "restoring": "restoring from",
+        "first": "first kept",
+    },
+    "zh": {"none": "（无）", "total": "总计", "restoring": "恢复自", "first": "first kept"},
+}
+"""The explorers' few words around the identifiers, in each edition."""
+
+
+def _outcome_html(result: BuildContextResult, lang: str = "en") -> str:
+    words = OUTCOME_WORDS.get(lang, OUTCOME_WORDS["en"])
+    kept = ", ".join(result.kept_entry_ids) or words["none"]
     return (
         f"<b>reason</b>: <code>{html.escape(result.reason)}</code> &nbsp; "
         f"<b>kept_entry_ids</b>: <code>{html.escape(kept)}</code> &nbsp; "
-        f"<b>total</b>: {result.tokens.total} / max_tokens {result.tokens.max_tokens}"
+        f"<b>{words['total']}</b>: {result.tokens.total} / max_tokens {result.tokens.max_tokens}"
     )
 
 
@@ -432,9 +495,11 @@ class BudgetExplorer(_BudgetSliders):
         max_tokens: int = 31,
         reserved_output: int = 4,
         safety_margin: int = 2,
+        lang: FixtureLanguage = "en",
     ) -> None:
         super().__init__(max_tokens, reserved_output, safety_margin)
-        self.path = list(path) if path is not None else chapter_fixture()
+        self.lang = lang
+        self.path = list(path) if path is not None else chapter_fixture(lang)
         self.estimate_tokens = estimate_tokens or fixture_estimator()
         # One column: the table above the chart, each as wide as it needs (side by side,
         # the row stretched the chart to the table's height and cut it at 1280 px).
@@ -465,17 +530,19 @@ class BudgetExplorer(_BudgetSliders):
 
     def figure(self) -> Figure:
         """The bar chart of the current state."""
-        return plot_state(self.state())
+        return plot_state(self.state(), self.lang)
 
     def refresh(self) -> None:
         """Recompute the state and redraw every part of the explorer."""
         state = self.state()
-        self.outcome.value = _outcome_html(state.result)
-        self.table.value = table_html(self.state_frame(), "budget-explorer")
-        self.chart.value = _png(plot_state(state))
+        self.outcome.value = _outcome_html(state.result, self.lang)
+        self.table.value = table_html(self.state_frame(), "budget-explorer", self.lang)
+        self.chart.value = _png(plot_state(state, self.lang))
 
     def __repr__(self) -> str:
-        return f"BudgetExplorer({self._budget_text()})"
+        # The language only when it is not the default, so the repr rebuilds the same explorer.
+        lang = f", lang={self.lang!r}" if self.lang != "en" else ""
+        return f"BudgetExplorer({self._budget_text()}{lang})"
 
 
 # --- Lab 11.5: the compaction explorer ---------------------------------------------------
@@ -541,9 +608,9 @@ def _state_title(state: BudgetState | CompactionState) -> str:
     return f"{state.step}: {numbers}" if isinstance(state, CompactionState) else numbers
 
 
-def plot_state(state: BudgetState | CompactionState) -> Figure:
+def plot_state(state: BudgetState | CompactionState, lang: str = "en") -> Figure:
     """The bar chart of an explorer's state, titled with its budget (and step)."""
-    return plot_window(state.bar, title=_state_title(state))
+    return plot_window(state.bar, title=_state_title(state), lang=lang)
 
 
 class CompactionExplorer(_BudgetSliders):
@@ -624,23 +691,25 @@ class CompactionExplorer(_BudgetSliders):
 
     def figure(self) -> Figure:
         """The bar chart of the current state."""
-        return plot_state(self.state())
+        return plot_state(self.state(), self.lang)
 
     def refresh(self) -> None:
         """Recompute the state and redraw every part of the explorer."""
         state = self.state()
         newest = state.newest_compaction
+        words = OUTCOME_WORDS.get(self.lang, OUTCOME_WORDS["en"])
         restored = (
-            f" &nbsp; restoring from <b>{newest.id}</b>, first kept <b>{newest.first_kept_entry_id}</b>"
+            f" &nbsp; {words['restoring']} <b>{newest.id}</b>, "
+            f"{words['first']} <b>{newest.first_kept_entry_id}</b>"
             if newest
             else ""
         )
         self.path_line.value = f"<code>{html.escape(path_arrow(state.path))}</code>{restored}"
-        self.outcome.value = _outcome_html(state.result)
+        self.outcome.value = _outcome_html(state.result, self.lang)
         self.table.value = table_html(
-            messages_frame(state.result, self.estimate_tokens), "compaction-explorer"
+            messages_frame(state.result, self.estimate_tokens), "compaction-explorer", self.lang
         )
-        self.chart.value = _png(plot_state(state))
+        self.chart.value = _png(plot_state(state, self.lang))
 
     def __repr__(self) -> str:
         # The language only when it is not the default, so the repr rebuilds the same explorer.

@@ -389,7 +389,7 @@ CELLS: list[Cell] = [
     ),
     code(
         """
-        explorer = BudgetExplorer(path, estimate, **budget)
+        explorer = BudgetExplorer(path, estimate, **budget, lang=LANG)
         explorer
         """
     ),

@@ -8,6 +8,7 @@ sizes of the bar's segments (read back from the matplotlib Figure).
 from __future__ import annotations
 
 import io
+import re
 from html.parser import HTMLParser
 
 import matplotlib
@@ -17,6 +18,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from PIL import Image
 
+import course_lib.views.widgets as widgets_module
 from course_lib import build_context, chapter_fixture, fixture_estimator, text_of
 from course_lib.views import (
     BudgetExplorer,
@@ -385,3 +387,41 @@ def test_segment_labels_never_overlap_whatever_the_budget(max_tokens: int) -> No
     for index, (label, box) in enumerate(boxes):
         for other_label, other in boxes[index + 1 :]:
             assert not box.overlaps(other), (max_tokens, label, other_label)
+
+
+def _chart_texts(explorer: BudgetExplorer | CompactionExplorer) -> list[str]:
+    """The chart's words: segment labels, bar names, axis label (read without drawing)."""
+    axes = explorer.figure().axes[0]
+    labels = [label.get_text() for label in axes.get_yticklabels()]
+    return [*(text.get_text() for text in axes.texts), *labels, axes.get_xlabel()]
+
+
+# The stand-in font has no Chinese glyphs: drawing the PNG warns, the words are what is tested.
+@pytest.mark.filterwarnings("ignore:Glyph .* missing from font")
+def test_the_chinese_explorer_draws_chinese_words_with_a_cjk_font(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(widgets_module, "cjk_font", lambda: "DejaVu Sans")  # read, not drawn
+    texts = _chart_texts(BudgetExplorer(lang="zh"))
+    assert {"窗口", "未保留", "token"} <= set(texts)
+    assert "预留\n4" in texts and "u2…a2\n7" in texts  # ids stay as they are
+    headers = re.findall(r"<th[^>]*>([^<]*)</th>", BudgetExplorer(lang="zh").table.value)
+    assert "状态" in headers and "status" not in headers
+    nothing = build_context([], max_tokens=10, estimate_tokens=fixture_estimator())
+    assert "（无）" in widgets_module._outcome_html(nothing, "zh")
+    assert "(none)" in widgets_module._outcome_html(nothing)
+
+
+def test_without_a_cjk_font_the_chinese_explorer_draws_english_words(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(widgets_module, "cjk_font", lambda: None)
+    texts = _chart_texts(BudgetExplorer(lang="zh"))
+    assert {"window", "left out", "tokens"} <= set(texts)
+    assert all(text.isascii() or text.replace("…", "").isascii() for text in texts)
+    assert _chart_texts(BudgetExplorer()) == texts  # the same chart as the English edition's
+
+
+def test_the_explorers_repr_names_a_non_default_language() -> None:
+    assert repr(BudgetExplorer(lang="zh")).endswith(", lang='zh')")
+    assert "lang" not in repr(BudgetExplorer())
