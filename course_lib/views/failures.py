@@ -8,6 +8,7 @@ import pandas as pd
 
 from ..base.errors import CourseError
 from ..track.checks import LabReport
+from ..track.hints_zh import hint_in_language
 
 __all__ = [
     "PRACTICE_HINTS",
@@ -59,9 +60,22 @@ def errors_frame(cases: Mapping[str, Callable[[], object]]) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)[["case", "error", "message"]]
 
 
-def checks_frame(report: LabReport) -> pd.DataFrame:
-    """One row per check of a lab; ``report.summary_line()`` gives the count below it."""
-    return pd.DataFrame(
-        [(check.name, check.outcome, check.detail) for check in report.outcomes],
-        columns=["test", "outcome", "detail"],
-    )
+OUTCOMES_ZH: dict[str, str] = {"passed": "通过", "failed": "失败", "waiting": "等待"}
+"""A check's outcome as the Chinese edition shows it."""
+
+
+def checks_frame(report: LabReport, lang: str = "en") -> pd.DataFrame:
+    """One row per check of a lab; ``report.summary_line()`` gives the count below it.
+
+    ``lang="zh"``: outcomes in Chinese and each failure's hint in Chinese
+    (``hint_in_language``); test names and the values a check compared stay
+    as they are.
+    """
+    if lang == "zh":
+        rows = [
+            (c.name, OUTCOMES_ZH.get(c.outcome, c.outcome), hint_in_language(c.detail, lang))
+            for c in report.outcomes
+        ]
+    else:
+        rows = [(check.name, check.outcome, check.detail) for check in report.outcomes]
+    return pd.DataFrame(rows, columns=["test", "outcome", "detail"])

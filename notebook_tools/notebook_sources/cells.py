@@ -418,7 +418,7 @@ def your_turn_cells(lab: str, what: str, what_zh: str | None = None) -> list[Cel
             if practice.is_dir():
                 mine = run_lab_checks("{lab}", impl=practice)
                 print(mine.summary_line(LANG))
-                display(checks_frame(mine))
+                display(checks_frame(mine, LANG))
             else:
                 print(practice_hint(LANG))
             """
@@ -448,7 +448,7 @@ def checks_cells(lab: str) -> list[Cell]:
             f"""
             report = run_lab_checks("{lab}")
             print(report.summary_line(LANG))
-            checks_frame(report)
+            checks_frame(report, LANG)
             """
         ),
     ]

@@ -299,7 +299,7 @@ CELLS: list[Cell] = [
         else:
             checked = run_lab_checks("transfer", impl=practice)
             print(checked.summary_line(LANG))
-            display(checks_frame(checked))
+            display(checks_frame(checked, LANG))
             mine = load_practice_package(practice)
             sweep = {"reserved_output": 4, "safety_margin": 2}
             reference = ledger_agreement_frame(
@@ -365,7 +365,7 @@ CELLS: list[Cell] = [
         """
         report = run_lab_checks("transfer")
         print(report.summary_line(LANG))
-        checks_frame(report)
+        checks_frame(report, LANG)
         """
     ),
 ]

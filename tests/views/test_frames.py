@@ -363,17 +363,18 @@ def test_lab_map_names_files_that_exist() -> None:
     frame = lab_map_frame()
     assert list(frame["lab"]) == [row.lab for row in LAB_MAP]
     assert list(frame["lab"])[:6] == ["11.1", "11.2", "11.3", "11.4", "11.5", "11.5"]
-    assert list(frame["lab"])[-3:] == ["transfer", "real session", "recap"]
+    assert list(frame["lab"])[-4:] == ["transfer", "real session", "recap", "three agents"]
     # Each lab's count shows once, on the notebook that runs its checks; elsewhere a dash.
     for lab, count in LAB_CHECK_COUNTS.items():
         assert list(frame.loc[frame["lab"] == lab, "number of checks"])[-1] == str(count), lab
     counted = frame["number of checks"] != NO_VALUE
     assert counted.sum() == len(LAB_CHECK_COUNTS)  # never <NA>, never twice
     assert sorted(frame.loc[counted, "lab"]) == sorted(LAB_CHECK_COUNTS)
-    assert list(frame["topic"])[-3:] == [
+    assert list(frame["topic"])[-4:] == [
         "budget ledger",
         "a real pi session",
         "the chapter in review",
+        "pi, Claude Code and Codex CLI sessions",
     ]
     assert frame["topic"].is_unique
     notebooks = [row.notebook for row in LAB_MAP]
@@ -567,3 +568,28 @@ def test_import_notes_make_a_frame() -> None:
     assert len(frame) == len(sample.notes) == 27
     assert frame["kind"].value_counts().to_dict() == sample.note_counts()
     assert frame.loc[frame["kind"] == "thinking_dropped", "line"].tolist() == [492]
+
+
+def test_checks_frame_speaks_the_editions_language() -> None:
+    from course_lib.track.checks import CheckOutcome, LabReport
+    from course_lib.track.hints_zh import hint_in_language
+    from course_lib.views import checks_frame
+
+    detail = (
+        "build_context(fixture, max_tokens=24, reserved_output=4, safety_margin=2): expected "
+        "kept_entry_ids [u3], got []; hint: 24 - 3 - 4 - 2 = 15: the newest group (15) fits "
+        "exactly, so it is no overflow (only a cost greater than the allowance overflows); "
+        "[u2, a2] does not fit"
+    )
+    report = LabReport(
+        "11.3",
+        [
+            CheckOutcome("11.3", "test_a", "passed"),
+            CheckOutcome("11.3", "test_b", "failed", detail),
+        ],
+    )
+    english, chinese = checks_frame(report), checks_frame(report, "zh")
+    assert list(english["outcome"]) == ["passed", "failed"]
+    assert list(chinese["outcome"]) == ["通过", "失败"]
+    assert chinese["detail"][1] == hint_in_language(detail, "zh") != detail
+    assert list(chinese["test"]) == list(english["test"])
