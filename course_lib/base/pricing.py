@@ -67,6 +67,8 @@ def check_budget_number(name: str, value: object) -> Number:
         raise BudgetError(f"{name} must be a finite number >= 0, got {_shown(value)}")
     if isinstance(value, int) and value > MAX_SAFE_INTEGER:
         raise BudgetError(f"{name} must be at most 2**53 - 1 (9007199254740991), got a larger int")
+    if isinstance(value, int):  # negative: compared as an int (math.isfinite(-10**400) overflows)
+        raise BudgetError(f"{name} must be a finite number >= 0, got {_shown(value)}")
     if not math.isfinite(value) or value < 0:
         raise BudgetError(f"{name} must be a finite number >= 0, got {_shown(value)}")
     return value

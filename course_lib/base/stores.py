@@ -9,34 +9,60 @@ with a warning and never appended after until ``repair()`` moved it aside.
 
 Several ``JsonlSessionStore`` objects (in one process or in several) may share
 one file: every append and every repair holds an advisory lock on
-``<file>.lock`` and first reads the lines the others committed meanwhile.
+``<file>.lock`` and on the session file itself, and first reads the lines the
+others committed meanwhile. The lock on the file itself is what serialises
+writers: deleting or replacing ``<file>.lock`` (a cleanup of stale lock files
+does) cannot let two of them in.
+
+What a store writes, every reader reads back: an append is refused (nothing
+written) when its line breaks the limits the readers apply (``JsonLimits``:
+characters, containers, nesting depth, counted the same way on both sides),
+and every reader and writer takes ``limits=``. An append is committed or not,
+and the store's memory always agrees with the file: a Ctrl-C landing while
+the line is written or remembered is handled once the append is complete.
 """
 
 from __future__ import annotations
 
+import errno
+import gc
 import os
+import signal
 import stat
+import sys
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Set
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from types import FrameType
 from typing import Any, BinaryIO, Generic, Literal, Protocol, Self, TypeVar, cast
 
 from filelock import FileLock, Timeout
 
-from .errors import CourseError, SessionEntryError, SessionFileError, SessionStoreError
+from .errors import (
+    CourseError,
+    SessionEntryError,
+    SessionFileError,
+    SessionStoreError,
+)
 from .fast_reading import FastLineReader
 from .text_rules import is_blank
 from .wire import (
     DEFAULT_LIMITS,
     JsonLimits,
     JsonValueError,
+    check_wire_limits,
     dumps_line,
+    limits_in_force,
     loads_fast,
     loads_strict,
     nesting_depth,
 )
+
+if sys.platform != "win32":
+    import fcntl
 
 __all__ = [
     "EntryCodec",
@@ -44,12 +70,26 @@ __all__ = [
     "JsonlStore",
     "RepairResult",
     "SessionReadResult",
+    "SessionStoreIOError",
     "StoredEntry",
     "UnterminatedTailWarning",
     "active_path",
     "read_jsonl_file",
     "read_jsonl_text",
 ]
+
+
+class SessionStoreIOError(SessionStoreError, OSError):
+    """The operating system refused a store's write (a full disk, a read-only file, ...).
+
+    The message names the file and the operation and says whether the file is as
+    it was. It is an ``OSError`` too (``errno`` kept), so code written to catch
+    the raw error still catches it.
+    """
+
+    def __init__(self, message: str, *, errno: int | None = None) -> None:
+        super().__init__(message)
+        self.errno = errno
 
 
 class StoredEntry(Protocol):
@@ -100,33 +140,47 @@ class EntryCodec(Generic[E]):
             value = _read_json_line(line, limits)  # depth and size limits checked here
         except JsonValueError as error:
             raise SessionEntryError(f"session entry (no id): {error}") from None
-        return self._fresh_or_careful(value)
+        return self._fresh_or_careful(value, limits=limits)
 
-    def parse_fresh(self, value: Any, *, schema_keys_only: bool = False) -> E:
+    def parse_within(self, value: Any, limits: JsonLimits = DEFAULT_LIMITS) -> E:
+        """``parse`` with ``limits`` in force: the depth a free value may nest is theirs."""
+        if limits is DEFAULT_LIMITS:
+            return self.parse(value)
+        with limits_in_force(limits):
+            return self.parse(value)
+
+    def parse_fresh(
+        self, value: Any, *, schema_keys_only: bool = False, limits: JsonLimits = DEFAULT_LIMITS
+    ) -> E:
         """``parse`` for a dict just built from parsed JSON (an importer's draft), without the copy.
 
         ``schema_keys_only``: the caller wrote every key from the schema's own
         names, so pydantic's search for unknown keys is skipped.
         """
-        if self.read_fast is not None and type(value) is dict:
+        if self.read_fast is not None and type(value) is dict and limits is DEFAULT_LIMITS:
             entry = self.read_fast.validate(value, schema_keys_only=schema_keys_only)
             if entry is not None:
                 return cast(E, entry)
-        elif type(value) is dict and nesting_depth(value) <= DEFAULT_LIMITS.max_depth:
-            return self._fresh_or_careful(value, schema_keys_only)
-        return self.parse(value)  # names any problem
+        elif type(value) is dict and nesting_depth(value) <= limits.max_depth:
+            return self._fresh_or_careful(value, schema_keys_only, limits)
+        return self.parse_within(value, limits)  # names any problem
 
-    def _fresh_or_careful(self, value: Any, schema_keys_only: bool = False) -> E:
+    def _fresh_or_careful(
+        self, value: Any, schema_keys_only: bool = False, limits: JsonLimits = DEFAULT_LIMITS
+    ) -> E:
         if type(value) is dict:
             try:
                 return self.validate_fresh(value, schema_keys_only=schema_keys_only)
             except SessionEntryError:
                 pass  # named by the careful path below, exactly as it always names it
-        return self.parse(value)
+        return self.parse_within(value, limits)
 
 
 LOCK_TIMEOUT_SECONDS = 60.0
 """How long an append or a repair waits for another writer's lock before giving up."""
+
+_LOCK_POLL_SECONDS = (0.0005, 0.02)
+"""The first and the longest pause between two tries of a held lock (doubling in between)."""
 
 _ANCHOR_BYTES = 1024
 """How many committed bytes a store compares again before each append, to notice a rewrite."""
@@ -173,24 +227,54 @@ def _check_append(entry: StoredEntry, *known: Set[str]) -> str | None:
     return None if parent_known else f"entry {entry.id}: unknown parent {entry.parent_id!r}"
 
 
-class InMemoryStore(Generic[E]):
-    """An append-only list of parsed entries; the reference for the JSONL store."""
+def _line_for(entry: StoredEntry, limits: JsonLimits) -> str:
+    """The line ``entry`` is written as, refused unless every reader under ``limits`` reads it back.
 
-    def __init__(self, codec: EntryCodec[E]) -> None:
+    Why here and not only in the JSONL store: the in-memory store is the
+    reference for the JSONL one, so both accept exactly the same entries.
+    """
+    try:
+        with limits_in_force(limits):
+            wire = entry.to_wire()
+        line = dumps_line(wire)
+        check_wire_limits(wire, limits, line=line)
+    except JsonValueError as error:
+        raise SessionStoreError(
+            f"entry {entry.id}: not appended, nothing written: its line would be refused by "
+            f"every reader ({error})"
+        ) from None
+    except RecursionError:  # limits deeper than the serialiser's stack allows
+        raise SessionStoreError(
+            f"entry {entry.id}: not appended, nothing written: nested too deep to serialise"
+        ) from None
+    return line
+
+
+class InMemoryStore(Generic[E]):
+    """An append-only list of parsed entries; the reference for the JSONL store.
+
+    ``limits``: the entries it accepts are the ones whose JSONL line the readers
+    accept under the same limits, so moving them to a file never fails.
+    """
+
+    def __init__(self, codec: EntryCodec[E], *, limits: JsonLimits = DEFAULT_LIMITS) -> None:
         self._codec = codec
+        self.limits = limits
         self._entries: list[E] = []
         self._ids: set[str] = set()
         self._lock = threading.Lock()
 
     def append(self, entry: Any) -> None:
         """Parse ``entry`` and append a snapshot of it; the caller keeps its own object."""
-        snapshot = self._codec.parse(entry)
-        with self._lock:
+        snapshot = self._codec.parse_within(entry, self.limits)
+        _line_for(snapshot, self.limits)
+        with _InterruptGuard() as guard, self._lock:
             problem = _check_append(snapshot, self._ids)
             if problem:
                 raise SessionStoreError(problem)
-            self._entries.append(snapshot)
-            self._ids.add(snapshot.id)
+            with guard.holding():  # a Ctrl-C between the two would leave an id without its entry
+                self._entries.append(snapshot)
+                self._ids.add(snapshot.id)
 
     def entries(self) -> list[E]:
         """Copies of every entry, in append order."""
@@ -226,21 +310,82 @@ _BRACES = ("{", b"{")
 
 
 def _parse_lines(
-    numbered: Iterable[tuple[int, str | bytes]], known: Set[str], codec: EntryCodec[E]
+    numbered: Iterable[tuple[int, str | bytes]],
+    known: Set[str],
+    codec: EntryCodec[E],
+    limits: JsonLimits = DEFAULT_LIMITS,
 ) -> _Parsed[E]:
-    """Parse committed lines, skipping blank ones; ``known`` holds the ids read before them."""
+    """Parse committed lines, skipping blank ones; ``known`` holds the ids read before them.
+
+    The garbage collector is paused while the lines are read (and restored, as
+    it was, in a ``finally``): every object built here is kept by an entry, so
+    a collection can free nothing, yet each full one would walk the whole heap,
+    the caller's own objects included (a notebook holding a large path pays
+    that on every pass). Measured in ``benchmarks/bench_store_open.py``.
+    """
+    collecting = gc.isenabled()
+    parsed: _Parsed[E] | None = None
+    try:
+        gc.disable()
+        parsed = _parse_lines_collector_paused(numbered, known, codec, limits)
+        return parsed
+    finally:
+        try:
+            if (
+                collecting
+                and parsed is not None
+                and len(parsed.entries) >= _PROMOTE_AFTER
+                and gc.get_freeze_count() == 0
+            ):
+                _promote_young_objects()
+        finally:
+            if collecting:  # one call, nothing between the test and it: no signal can skip it
+                gc.enable()
+
+
+_PROMOTE_AFTER = 1_000
+"""Entries a read must hold before its objects are promoted: below that, the walk it saves is
+short, and promoting would also age whatever young garbage the caller has."""
+
+
+def _promote_young_objects() -> None:
+    """Move every tracked object to the oldest generation without walking it.
+
+    Why: the entries just read are all alive and will stay so; left young, the
+    first collection after reading would walk every one of them (a third of
+    the time a large open takes) only to find nothing to free. ``freeze`` then
+    ``unfreeze`` splices the generations' lists into the oldest one, in
+    constant time; it is only done when nothing else is frozen, since
+    ``unfreeze`` would thaw that too.
+    """
+    try:
+        gc.freeze()
+    finally:
+        gc.unfreeze()
+
+
+def _parse_lines_collector_paused(
+    numbered: Iterable[tuple[int, str | bytes]],
+    known: Set[str],
+    codec: EntryCodec[E],
+    limits: JsonLimits,
+) -> _Parsed[E]:
     entries: list[E] = []
     new_ids: set[str] = set()
     fast = codec.read_fast
+    default = limits is DEFAULT_LIMITS
     for number, line in numbered:
         if line[:1] not in _BRACES and _is_blank_line(line, number):  # "{..." is never blank
             continue
         entry = None
         if fast is not None:  # most lines: straight to the entry
-            entry = fast.read_committed(line) if type(line) is bytes else fast(line)
+            if default and type(line) is bytes:
+                entry = fast.read_committed(line)
+            else:
+                entry = fast(line, limits)
         if entry is None:
             try:
-                entry = codec.parse_line_carefully(line)
+                entry = codec.parse_line_carefully(line, limits)
             except (CourseError, ValueError) as error:
                 raise SessionFileError(f"line {number}: {error}") from error
         entry_id, parent_id = entry.id, entry.parent_id
@@ -268,7 +413,9 @@ def _tail_warnings(tail_is_blank: bool, line: int) -> list[UnterminatedTailWarni
     return [] if tail_is_blank else [UnterminatedTailWarning(line=line)]
 
 
-def read_jsonl_text(text: str, codec: EntryCodec[E]) -> SessionReadResult[E]:
+def read_jsonl_text(
+    text: str, codec: EntryCodec[E], limits: JsonLimits = DEFAULT_LIMITS
+) -> SessionReadResult[E]:
     """Read JSONL text by Chapter 10's rule: only newline-terminated lines count.
 
     Blank lines are skipped; an unterminated, non-blank last line is ignored with
@@ -276,7 +423,7 @@ def read_jsonl_text(text: str, codec: EntryCodec[E]) -> SessionReadResult[E]:
     repeats an id or names an unknown parent raises ``SessionFileError`` (``line N``).
     """
     *committed, tail = text.split("\n")
-    parsed = _parse_lines(enumerate(committed, start=1), set(), codec)
+    parsed = _parse_lines(enumerate(committed, start=1), set(), codec, limits)
     return SessionReadResult(parsed.entries, _tail_warnings(is_blank(tail), len(committed) + 1))
 
 
@@ -306,20 +453,26 @@ class _Scan(Generic[E]):
 
 
 def _scan_committed(
-    data: bytes, first_line: int, known: Set[str], codec: EntryCodec[E]
+    data: bytes,
+    first_line: int,
+    known: Set[str],
+    codec: EntryCodec[E],
+    limits: JsonLimits = DEFAULT_LIMITS,
 ) -> _Scan[E]:
     """Parse only the newline-terminated lines: a torn tail may cut a character."""
     length = data.rfind(b"\n") + 1
     raw_lines = data.split(b"\n")
     del raw_lines[-1]  # the tail after the last newline: not committed
     numbered: Iterable[tuple[int, str | bytes]] = enumerate(raw_lines, first_line)
-    parsed = _parse_lines(numbered, known, codec)
+    parsed = _parse_lines(numbered, known, codec, limits)
     return _Scan(parsed.entries, parsed.ids, len(raw_lines), length)
 
 
-def _read_result(data: bytes, codec: EntryCodec[E]) -> SessionReadResult[E]:
+def _read_result(
+    data: bytes, codec: EntryCodec[E], limits: JsonLimits = DEFAULT_LIMITS
+) -> SessionReadResult[E]:
     """Chapter 10's rule applied to a file's bytes, so a tail cut mid-character still opens."""
-    scan = _scan_committed(data, 1, set(), codec)
+    scan = _scan_committed(data, 1, set(), codec, limits)
     tail = data[scan.length :]
     return SessionReadResult(scan.entries, _tail_warnings(_is_blank_tail(tail), scan.lines + 1))
 
@@ -382,10 +535,12 @@ def _read_bytes(path: Path) -> tuple[bytes, os.stat_result]:
         return data, os.fstat(handle.fileno())
 
 
-def read_jsonl_file(path: str | os.PathLike[str], codec: EntryCodec[E]) -> SessionReadResult[E]:
+def read_jsonl_file(
+    path: str | os.PathLike[str], codec: EntryCodec[E], limits: JsonLimits = DEFAULT_LIMITS
+) -> SessionReadResult[E]:
     """Read a session file without creating, touching or locking it (for viewers and reports)."""
     data, _ = _read_bytes(Path(path))
-    return _read_result(data, codec)
+    return _read_result(data, codec, limits)
 
 
 def _create_if_missing(path: Path) -> None:
@@ -412,18 +567,42 @@ def _write_all(handle: BinaryIO, data: bytes) -> None:
     os.fsync(handle.fileno())
 
 
-def _append_or_undo(handle: BinaryIO, size: int, data: bytes) -> None:
+def _io_error(path: Path, operation: str, error: OSError, outcome: str) -> SessionStoreIOError:
+    """A store's OS error in the course's words: the file, what was being done, what is left."""
+    reason = error.strerror or str(error) or type(error).__name__
+    return SessionStoreIOError(
+        f"{path.name}: {operation} failed ({reason}); {outcome}", errno=error.errno
+    )
+
+
+def _append_or_undo(handle: BinaryIO, size: int, data: bytes, path: Path, entry_id: str) -> None:
     """Append ``data``; if that fails part-way, cut the file back to ``size`` (seen under the lock).
 
     The handle is unbuffered, so a failed write leaves no bytes in a buffer to be
     flushed later. ``size`` was measured while holding the lock, so the cut can
     only remove this append's own bytes, never a line another writer committed.
+    An ``OSError`` (a full disk, a read-only file) becomes a ``SessionStoreIOError``
+    naming the file and saying whether the file is as it was.
     """
-    handle.seek(0, os.SEEK_END)  # appended at the end, as an append-mode handle would
+    operation = f"appending entry {entry_id}"
     try:
+        handle.seek(0, os.SEEK_END)  # appended at the end, as an append-mode handle would
         _write_all(handle, data)
-    except BaseException:
-        handle.truncate(size)
+    except BaseException as error:
+        try:
+            handle.truncate(size)
+        except OSError as undo:
+            if isinstance(error, OSError):
+                raise _io_error(
+                    path,
+                    operation,
+                    error,
+                    f"cutting its partial line off failed too "
+                    f"({undo.strerror or undo}): call repair() before appending again",
+                ) from error
+            raise
+        if isinstance(error, OSError):
+            raise _io_error(path, operation, error, "nothing was written") from error
         raise
 
 
@@ -445,11 +624,17 @@ def _write_sidecar(path: Path, data: bytes, mode: int) -> Path:
             fd = os.open(candidate, _CREATE_FLAGS, mode)
         except FileExistsError:
             continue  # taken between the check and the open
+        except OSError as error:
+            raise _io_error(path, "repair: creating the sidecar " + candidate.name, error,
+                            "nothing was moved or cut") from error  # fmt: skip
         try:
             with os.fdopen(fd, "wb", buffering=0) as handle:
                 _write_all(handle, data)
-        except BaseException:
+        except BaseException as error:
             candidate.unlink(missing_ok=True)  # created exclusively above, so it is ours
+            if isinstance(error, OSError):
+                raise _io_error(path, "repair: writing the sidecar " + candidate.name, error,
+                                "nothing was moved or cut") from error  # fmt: skip
             raise
         return candidate
 
@@ -464,6 +649,156 @@ def _ends_committed(path: Path) -> bool:
         return handle.read(1) == b"\n"
 
 
+# --- interrupts ---------------------------------------------------------------
+
+
+_Handler = Callable[[int, FrameType | None], Any]
+
+
+class _InterruptGuard:
+    """Holds a Ctrl-C back while a store changes its file or its memory, and raises it after.
+
+    Why: Python raises ``KeyboardInterrupt`` between any two bytecodes. Landing
+    between the write of a line and the store's note of it, it would report a
+    committed append as failed and leave the store's memory behind its file
+    (later appends then read the store's own line as a duplicate); landing
+    while a descriptor is opened or closed, it would leak a held lock. Inside
+    ``holding()`` the signal is only recorded; it is raised, by the handler
+    that was in place, as soon as the held section ends. Waiting for a lock is
+    not held, so Ctrl-C still stops a wait. Only the main thread receives
+    signals, so elsewhere this does nothing. Plain methods, no generators:
+    each step between "not held" and "held" is a single statement.
+    """
+
+    def __init__(self) -> None:
+        self._previous: _Handler | None = None
+        self._holding = 0
+        self._held: tuple[int, FrameType | None] | None = None
+
+    def __enter__(self) -> Self:
+        if threading.current_thread() is threading.main_thread():
+            previous = signal.getsignal(signal.SIGINT)
+            if callable(previous):  # SIG_DFL and SIG_IGN raise nothing in Python: nothing to hold
+                self._previous = previous
+                self._holding = 1  # until the with statement holds us: record, never raise
+                signal.signal(signal.SIGINT, self._on_signal)
+                self._holding = 0
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        previous = self._previous
+        if previous is not None:
+            # ``signal.signal`` runs pending handlers before it swaps: held, so ours is
+            # never left installed behind a raise.
+            self._holding += 1
+            signal.signal(signal.SIGINT, previous)
+            self._previous = None
+            self._holding -= 1
+            self._deliver(previous)
+
+    def _on_signal(self, signum: int, frame: FrameType | None) -> None:
+        previous = self._previous
+        if self._holding or previous is None:
+            if self._held is None:
+                self._held = (signum, frame)
+            return
+        previous(signum, frame)
+
+    def _deliver(self, previous: _Handler | None) -> None:
+        held = self._held
+        if held is not None and previous is not None:
+            self._held = None
+            previous(*held)
+
+    def holding(self) -> _Holding:
+        """Record a Ctrl-C instead of raising it until the block ends (then raise it)."""
+        return _Holding(self)
+
+
+class _Holding:
+    """The ``with`` block of ``_InterruptGuard.holding()``: a counter, so blocks may nest."""
+
+    __slots__ = ("_guard",)
+
+    def __init__(self, guard: _InterruptGuard) -> None:
+        self._guard = guard
+
+    def __enter__(self) -> None:
+        self._guard._holding += 1
+
+    def __exit__(self, *exc_info: object) -> None:
+        guard = self._guard
+        guard._holding -= 1
+        if not guard._holding:
+            guard._deliver(guard._previous)
+
+
+# --- locking ------------------------------------------------------------------------
+
+# Flags for the lock file: never follow a link, never wait on a FIFO, never leak to a child.
+_LOCK_FLAGS = (
+    os.O_RDWR
+    | os.O_CREAT
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+    | _BINARY
+)
+
+
+def _what_is(path: Path) -> str:
+    """What stands at ``path`` (not following a link), in words for an error message."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return "missing"
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
+    return _KINDS.get(stat.S_IFMT(mode), "a regular file")
+
+
+def _open_lock_file(path: Path) -> int:
+    """Open (creating it when missing) the lock file; anything but a regular file is refused."""
+    try:
+        fd = os.open(path, _LOCK_FLAGS, 0o666)
+    except OSError as error:
+        kind = _what_is(path)
+        if kind in ("missing", "a regular file"):
+            raise _io_error(path, "opening the lock file", error, "nothing was written") from None
+        raise SessionStoreError(
+            f"{path.name}: the lock path is {kind}, not a lock file; remove it (nothing was written)"
+        ) from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        kind = _KINDS.get(stat.S_IFMT(mode), "not a regular file")
+        raise SessionStoreError(
+            f"{path.name}: the lock path is {kind}, not a lock file; remove it (nothing was written)"
+        )
+    return fd
+
+
+def _flock_until(fd: int, deadline: float) -> bool:
+    """Take an exclusive ``flock`` on ``fd``, trying until ``deadline``; ``False`` when it passed.
+
+    Polled (doubling pauses, at most 20 ms) so that a wait can time out and
+    Ctrl-C can stop it.
+    """
+    pause, longest = _LOCK_POLL_SECONDS
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except OSError as error:
+            if error.errno not in (errno.EAGAIN, errno.EWOULDBLOCK, errno.EACCES):
+                raise
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False
+        time.sleep(min(pause, left))
+        pause = min(2 * pause, longest)
+
+
 # --- the JSONL store --------------------------------------------------------
 
 
@@ -476,6 +811,7 @@ class _FileView:
     lines: int  # physical lines in those bytes, blank ones included
     anchor: bytes  # the last committed bytes, compared again before each append
     tail: bytes  # the bytes after the last newline: nothing, blank, or a torn write
+    count: int  # how many entries those committed bytes hold: the store's memory is these
 
     @property
     def size(self) -> int:
@@ -489,7 +825,12 @@ def _identity(info: os.stat_result) -> tuple[int, int]:
 
 
 class JsonlStore(Generic[E]):
-    """A session kept as one JSON entry per line; every append is one committed line."""
+    """A session kept as one JSON entry per line; every append is one committed line.
+
+    ``limits`` govern both directions: the lines this store reads, and the
+    lines it agrees to write (refusing, with nothing written, a line its
+    readers would refuse).
+    """
 
     def __init__(
         self,
@@ -499,103 +840,224 @@ class JsonlStore(Generic[E]):
         view: _FileView,
         *,
         ids: set[str] | None = None,
+        limits: JsonLimits = DEFAULT_LIMITS,
     ) -> None:
         self._codec = codec
         self.path = path
+        self.limits = limits
         self._entries = entries
         self._ids = {entry.id for entry in entries} if ids is None else ids
         self._view = view
         self._lock = threading.Lock()  # one thread of this store at a time
-        self._file_lock = FileLock(str(path.with_name(path.name + ".lock")), thread_local=False)
+        self._lock_path = path.with_name(path.name + ".lock")
 
     @classmethod
-    def open_with(cls, path: str | os.PathLike[str], codec: EntryCodec[E]) -> Self:
+    def open_with(
+        cls,
+        path: str | os.PathLike[str],
+        codec: EntryCodec[E],
+        *,
+        limits: JsonLimits = DEFAULT_LIMITS,
+    ) -> Self:
         """Open (creating the file and its folders when missing) and validate the whole file."""
         file = Path(path)
         _create_if_missing(file)
         data, info = _read_bytes(file)
-        scan = _scan_committed(data, 1, set(), codec)
+        scan = _scan_committed(data, 1, set(), codec, limits)
         view = _FileView(
             identity=_identity(info),
             committed=scan.length,
             lines=scan.lines,
             anchor=data[max(0, scan.length - _ANCHOR_BYTES) : scan.length],
             tail=data[scan.length :],
+            count=len(scan.entries),
         )
-        return cls(codec, file, scan.entries, view, ids=scan.ids)
+        return cls(codec, file, scan.entries, view, ids=scan.ids, limits=limits)
 
     def read(self) -> SessionReadResult[E]:
         """Re-read the file: its committed entries and any tail warning."""
-        return read_jsonl_file(self.path, self._codec)
+        return read_jsonl_file(self.path, self._codec, self.limits)
 
     def entries(self) -> list[E]:
         """Copies of every committed entry this store has read or written, in file order."""
         with self._lock:
-            return [
-                entry.model_copy(deep=True) for entry in self._entries
-            ]  # valid snapshots: copy, no re-parse
+            return [  # valid snapshots: copy, no re-parse
+                entry.model_copy(deep=True) for entry in self._entries[: self._view.count]
+            ]
 
     def append(self, entry: Any) -> None:
-        """Parse, then commit ``entry`` as one line; on any failure the file is left as it was."""
-        snapshot = self._codec.parse(entry)
-        line = dumps_line(snapshot.to_wire()).encode("utf-8")
-        with self._lock, self._locked_file() as handle:
+        """Parse, then commit ``entry`` as one line; on any failure the file is left as it was.
+
+        Committed or not, never half, and the store's memory always agrees with
+        its file. Once the locks are held, a Ctrl-C waits until the line is
+        written and remembered (or refused) and is raised after. Should any
+        exception still cut the append short, the store reads its file again
+        before letting it go: a line that did commit is then remembered, and
+        the exception carries a note saying the entry was committed.
+        """
+        snapshot = self._codec.parse_within(entry, self.limits)
+        line = _line_for(snapshot, self.limits).encode("utf-8")
+        committed = False
+        try:
+            with _InterruptGuard() as guard, self._lock, self._locked_file(guard) as handle:
+                before: int | None = None  # entries held when this store's line was written
+                try:
+                    self._heal()
+                    self._catch_up(handle)
+                    self._refuse_torn_tail()
+                    problem = _check_append(snapshot, self._ids)
+                    if problem:
+                        raise SessionStoreError(problem)
+                    # A whitespace-only tail, which reading ignores, is closed by a newline
+                    # first, so the new line is never glued onto it.
+                    data = (b"\n" if self._view.tail else b"") + line
+                    before = self._view.count
+                    _append_or_undo(handle, self._view.size, data, self.path, snapshot.id)
+                    self._remember_appended(snapshot, data)
+                    committed = True
+                except BaseException:
+                    with guard.holding():
+                        committed = before is not None and self._settle(handle, snapshot, before)
+                    raise
+        except BaseException as error:
+            if committed:
+                error.add_note(f"entry {snapshot.id} was committed before this was raised")
+            raise
+
+    def _settle(self, handle: BinaryIO, snapshot: E, before: int) -> bool:
+        """After an append failed part-way: memory back to the view, then the lines committed
+        since read again. Still under the lock, the only new line can be this store's own;
+        returns whether it is there (the append committed after all)."""
+        self._heal()
+        try:
             self._catch_up(handle)
-            self._refuse_torn_tail()
-            problem = _check_append(snapshot, self._ids)
-            if problem:
-                raise SessionStoreError(problem)
-            # A whitespace-only tail, which reading ignores, is closed by a newline
-            # first, so the new line is never glued onto it.
-            data = (b"\n" if self._view.tail else b"") + line
-            _append_or_undo(handle, self._view.size, data)
-            self._remember_appended(snapshot, data)
+        except (CourseError, OSError):
+            return False  # memory is the view's: a prefix of the file, as always
+        return self._view.count == before + 1 and self._entries[before].id == snapshot.id
 
     def repair(self) -> RepairResult:
         """Move an unterminated tail, byte for byte, into a sidecar file and truncate after it."""
-        with self._lock:
+        with _InterruptGuard() as guard, self._lock:
             if _ends_committed(self.path):  # no tail right now: nothing to move, nothing to lock
                 return RepairResult(sidecar_path=None, bytes_moved=0)
-            with self._locked_file() as handle:
+            with self._locked_file(guard) as handle:
+                self._heal()
                 self._catch_up(handle)  # the "tail" may be a line another writer has finished
                 tail = self._view.tail
                 if not tail:
                     return RepairResult(sidecar_path=None, bytes_moved=0)
                 mode = stat.S_IMODE(os.fstat(handle.fileno()).st_mode)
                 sidecar = _write_sidecar(self.path, tail, mode)  # saved before anything is cut
-                handle.truncate(self._view.committed)
-                os.fsync(handle.fileno())
+                try:
+                    handle.truncate(self._view.committed)
+                    os.fsync(handle.fileno())
+                except OSError as error:
+                    raise _io_error(
+                        self.path, "repair: cutting the tail", error,
+                        f"its bytes are saved in {sidecar.name}; the file still ends in them",
+                    ) from error  # fmt: skip
                 self._view = replace(self._view, tail=b"")
                 return RepairResult(sidecar_path=sidecar, bytes_moved=len(tail))
 
     @contextmanager
-    def _locked_file(self) -> Iterator[BinaryIO]:
-        """Hold the cross-process lock, then open the file: no cooperating writer runs meanwhile."""
+    def _locked_file(self, guard: _InterruptGuard) -> Iterator[BinaryIO]:
+        """Hold both locks, then yield the file open for writing; no cooperating writer runs meanwhile.
+
+        ``<file>.lock`` first (what other tools know of), then the session file
+        itself: that second lock lives on the file's own inode, so deleting or
+        replacing the lock file lets no second writer in. Once both are held,
+        Ctrl-C is held back (``guard``) until they are released again.
+        """
+        if sys.platform == "win32":  # no flock: the lock file alone, through filelock
+            with self._lock_file_alone(guard) as handle:
+                yield handle
+            return
+        deadline = time.monotonic() + LOCK_TIMEOUT_SECONDS
+        lock_fd = -1
+        handle: BinaryIO | None = None
         try:
-            self._file_lock.acquire(timeout=LOCK_TIMEOUT_SECONDS)
-        except Timeout as error:
-            lock_name = Path(self._file_lock.lock_file).name
-            raise SessionStoreError(
-                f"{self.path.name}: another writer has held {lock_name} "
-                f"for more than {LOCK_TIMEOUT_SECONDS:g} s"
-            ) from error
-        try:
-            # Never created here: a session removed since it was opened (or a link whose
-            # target is gone) stays removed, and the append is refused below.
+            with guard.holding():  # an interrupt here would leak the descriptor
+                lock_fd = _open_lock_file(self._lock_path)
+            if not _flock_until(lock_fd, deadline):
+                raise self._timeout(self._lock_path.name)
+            with guard.holding():
+                handle = self._open_for_writing()
+            if not _flock_until(handle.fileno(), deadline):
+                raise self._timeout(self.path.name)
+            with guard.holding():
+                self._check_still_at_path(handle)
+                yield handle
+        finally:  # closing releases both locks; nested, so an interrupt skips neither close
             try:
-                handle = self.path.open("r+b", buffering=0)
-            except FileNotFoundError:
-                raise SessionStoreError(
-                    f"{self.path.name}: the file was removed since it was opened; open it again"
-                ) from None
-            except OSError as error:
-                raise SessionStoreError(
-                    f"{self.path.name}: cannot open it for writing: {error.strerror or error}"
-                ) from None
-            with handle:
+                if handle is not None:
+                    handle.close()
+            finally:
+                if lock_fd >= 0:
+                    os.close(lock_fd)
+
+    @contextmanager
+    def _lock_file_alone(self, guard: _InterruptGuard) -> Iterator[BinaryIO]:
+        """Windows: the lock file through ``filelock`` (``msvcrt``), then the file."""
+        lock = FileLock(str(self._lock_path), thread_local=False)
+        try:
+            lock.acquire(timeout=LOCK_TIMEOUT_SECONDS)
+        except Timeout:
+            raise self._timeout(self._lock_path.name) from None
+        try:
+            with guard.holding(), self._open_for_writing() as handle:
                 yield handle
         finally:
-            self._file_lock.release()
+            lock.release()
+
+    def _timeout(self, held: str) -> SessionStoreError:
+        return SessionStoreError(
+            f"{self.path.name}: another writer has held {held} "
+            f"for more than {LOCK_TIMEOUT_SECONDS:g} s (nothing was written)"
+        )
+
+    def _open_for_writing(self) -> BinaryIO:
+        """The session file, unbuffered, for reading and writing; never created here.
+
+        A session removed since it was opened (or a link whose target is gone)
+        stays removed, and the append is refused.
+        """
+        try:
+            return cast(BinaryIO, self.path.open("r+b", buffering=0))
+        except FileNotFoundError:
+            raise SessionStoreError(
+                f"{self.path.name}: the file was removed since it was opened; open it again"
+            ) from None
+        except OSError as error:
+            raise SessionStoreIOError(
+                f"{self.path.name}: cannot open it for writing: {error.strerror or error} "
+                "(nothing was written)",
+                errno=error.errno,
+            ) from None
+
+    def _check_still_at_path(self, handle: BinaryIO) -> None:
+        """The locked file must still be the one at the path: a file renamed over it is not."""
+        try:
+            at_path = _identity(os.stat(self.path))
+        except OSError:
+            at_path = None
+        if at_path != _identity(os.fstat(handle.fileno())):
+            raise SessionStoreError(
+                f"{self.path.name}: the file was replaced or removed since it was opened; "
+                "open it again"
+            )
+
+    def _heal(self) -> None:
+        """Forget entries remembered past the view: what an exception mid-update could leave.
+
+        The view is assigned last, in one step, so it is the truth; entries and
+        ids beyond its count were never committed to memory and are dropped (the
+        next catch-up reads them again from the file if they are there).
+        """
+        count = self._view.count
+        if len(self._entries) > count:
+            for extra in self._entries[count:]:
+                self._ids.discard(extra.id)
+            del self._entries[count:]
 
     def _catch_up(self, handle: BinaryIO) -> None:
         """Read the lines other writers committed since this store last looked (only new bytes)."""
@@ -612,15 +1074,19 @@ class JsonlStore(Generic[E]):
                 "bytes since this store read it; open it again"
             )
         start = view.committed - len(view.anchor)
-        handle.seek(start)
-        data = handle.read()
+        try:
+            handle.seek(start)
+            data = handle.read()
+        except OSError as error:
+            raise _io_error(self.path, "reading what other writers added", error,
+                            "nothing was written") from error  # fmt: skip
         if not data.startswith(view.anchor):
             raise SessionStoreError(
                 f"{self.path.name}: bytes before offset {view.committed} changed since this "
                 "store read them; open it again"
             )
         fresh = data[len(view.anchor) :]
-        scan = _scan_committed(fresh, view.lines + 1, self._ids, self._codec)
+        scan = _scan_committed(fresh, view.lines + 1, self._ids, self._codec, self.limits)
         self._entries.extend(scan.entries)
         self._ids.update(scan.ids)
         self._view = replace(
@@ -629,6 +1095,7 @@ class JsonlStore(Generic[E]):
             lines=view.lines + scan.lines,
             anchor=(view.anchor + fresh[: scan.length])[-_ANCHOR_BYTES:],
             tail=fresh[scan.length :],
+            count=view.count + len(scan.entries),
         )
 
     def _refuse_torn_tail(self) -> None:
@@ -651,6 +1118,7 @@ class JsonlStore(Generic[E]):
             lines=view.lines + written.count(b"\n"),
             anchor=(view.anchor + written)[-_ANCHOR_BYTES:],
             tail=b"",
+            count=view.count + 1,
         )
 
 

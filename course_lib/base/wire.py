@@ -13,6 +13,9 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from decimal import Decimal
 from itertools import accumulate
@@ -24,16 +27,21 @@ __all__ = [
     "DEFAULT_LIMITS",
     "MAX_SAFE_INTEGER",
     "JsonLimits",
+    "JsonMeasure",
     "JsonValueError",
     "check_json_numbers",
     "check_line_limits",
+    "check_wire_limits",
     "check_wire_number",
     "check_wire_string",
     "copy_json_value",
+    "current_limits",
     "dumps_line",
     "js_number_text",
+    "limits_in_force",
     "loads_fast",
     "loads_strict",
+    "measure_json",
     "nesting_depth",
 ]
 
@@ -69,7 +77,32 @@ class JsonLimits:
 
 
 DEFAULT_LIMITS = JsonLimits()
-"""The limits every reader uses unless told otherwise (documented in the README)."""
+"""The limits every reader and writer uses unless told otherwise (documented in the README)."""
+
+_LIMITS_IN_FORCE: ContextVar[JsonLimits] = ContextVar(
+    "course_lib_json_limits", default=DEFAULT_LIMITS
+)
+
+
+def current_limits() -> JsonLimits:
+    """The limits in force here: ``DEFAULT_LIMITS`` unless ``limits_in_force`` says otherwise."""
+    return _LIMITS_IN_FORCE.get()
+
+
+@contextmanager
+def limits_in_force(limits: JsonLimits) -> Iterator[None]:
+    """Let ``copy_json_value`` (and so every entry parser) apply ``limits`` within the block.
+
+    Why a context: a store opened with other limits parses entries through the
+    chapter's ``parse_session_entry``, whose signature knows nothing of limits;
+    the store sets them here around the call, for this thread and task only.
+    """
+    token = _LIMITS_IN_FORCE.set(limits)
+    try:
+        yield
+    finally:
+        _LIMITS_IN_FORCE.reset(token)
+
 
 # A JSON string token, then the brackets outside strings (linear: no nested quantifiers).
 _STRING_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
@@ -79,22 +112,107 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def check_line_limits(text: str, limits: JsonLimits = DEFAULT_LIMITS) -> None:
-    """Refuse a line too long, too deeply nested or holding too many containers to parse safely."""
-    if len(text) > limits.max_line_chars:
-        raise JsonValueError(
-            "", f"line is {len(text)} characters long (the limit is {limits.max_line_chars})"
-        )
+    """Refuse a line too long, too deeply nested or holding too many containers to parse safely.
+
+    ``text`` is the line without its newline. The three counts, their order and
+    their words are the ones ``check_wire_limits`` applies before a line is
+    written, so whatever a store writes its reader reads back.
+    """
+    _check_chars(len(text), limits)
     opening = text.count("{") + text.count("[")
     if opening <= min(limits.max_depth, limits.max_containers):
         return  # cannot nest deeper, nor hold more, than it has brackets: two counts suffice
     outside_strings = _STRING_TOKEN.sub("", text)
-    containers = outside_strings.count("{") + outside_strings.count("[")
+    _check_containers(outside_strings.count("{") + outside_strings.count("["), limits)
+    steps = (1 if bracket in "[{" else -1 for bracket in _BRACKET.findall(outside_strings))
+    _check_depth(max(accumulate(steps, initial=0)), limits)
+
+
+@dataclass(frozen=True)
+class JsonMeasure:
+    """What the limits count in a parsed value: nesting depth, containers, and a length bound.
+
+    ``chars_at_most`` bounds the characters ``dumps_line`` writes for the value
+    (each string as if every character needed a six-character escape), so a
+    writer serialises only a value that might be too long to tell.
+    """
+
+    depth: int
+    containers: int
+    chars_at_most: int
+
+
+_SCALAR_CHARS = 25  # the longest number JSON.stringify writes (-1.2345678901234567e-308), or null
+
+
+def measure_json(value: Any) -> JsonMeasure:
+    """Count, a level at a time (no recursion), what ``check_line_limits`` counts in the text.
+
+    Depth is the most objects and arrays open at once, as in the text; every
+    object and array is one container. Walking the value is what a writer can
+    do without parsing its own line again.
+    """
+    depth = containers = 0
+    chars = 0
+    level = [value]
+    while level:
+        below: list[Any] = []
+        opened = 0
+        for item in level:
+            kind = type(item)
+            if kind is str:
+                chars += 6 * len(item) + 3  # quotes and a comma
+            elif kind is dict:
+                opened += 1
+                chars += 2 + sum(6 * len(key) + 4 for key in item)
+                below.extend(item.values())
+            elif kind is list:
+                opened += 1
+                chars += 2
+                below.extend(item)
+            else:
+                chars += _SCALAR_CHARS
+        if opened:
+            depth += 1
+            containers += opened
+        level = below
+    return JsonMeasure(depth=depth, containers=containers, chars_at_most=chars)
+
+
+def check_wire_limits(
+    value: Any, limits: JsonLimits = DEFAULT_LIMITS, *, line: str | None = None
+) -> None:
+    """Refuse a value whose JSONL line the readers would refuse: one definition of the limits.
+
+    Why: a store must never commit a line that it, ``read_session_file`` or
+    ``course-lab inspect`` then refuses (every later open of the file would
+    fail). The counts are the readers' own (characters of the line without its
+    newline, objects and arrays, nesting depth), checked in the readers' order
+    and refused in their words. ``line``: the line as it will be written (with
+    or without its newline), when the caller has it; otherwise the value is
+    serialised only when its length bound says it might be too long.
+    """
+    measure = measure_json(value)
+    if line is not None:
+        _check_chars(len(line.removesuffix("\n")), limits)
+    elif measure.chars_at_most > limits.max_line_chars:
+        _check_chars(len(dumps_line(value)) - 1, limits)
+    _check_containers(measure.containers, limits)
+    _check_depth(measure.depth, limits)
+
+
+def _check_chars(chars: int, limits: JsonLimits) -> None:
+    if chars > limits.max_line_chars:
+        raise JsonValueError(
+            "", f"line is {chars} characters long (the limit is {limits.max_line_chars})"
+        )
+
+
+def _check_containers(containers: int, limits: JsonLimits) -> None:
     if containers > limits.max_containers:
         raise JsonValueError(
             "", f"line holds {containers} objects and arrays (the limit is {limits.max_containers})"
         )
-    steps = (1 if bracket in "[{" else -1 for bracket in _BRACKET.findall(outside_strings))
-    _check_depth(max(accumulate(steps, initial=0)), limits)
 
 
 # --- reading ----------------------------------------------------------------
@@ -341,20 +459,23 @@ def dumps_line(wire: dict[str, Any]) -> str:
 # --- copying ----------------------------------------------------------------
 
 
-def copy_json_value(value: Any, path: str = "", limits: JsonLimits = DEFAULT_LIMITS) -> Any:
+def copy_json_value(value: Any, path: str = "", limits: JsonLimits | None = None) -> Any:
     """Return a deep copy of ``value`` after checking it is plain JSON the course can hold.
 
     Copying while checking means a parsed entry never shares a list or dict
     with the caller's input, in either direction. The walk is iterative and
-    bounded by ``limits.max_depth``, so a deeply nested value can neither
-    exhaust the stack here nor later, when it is written.
+    bounded by ``limits.max_depth`` (default: ``current_limits()``), so a deeply
+    nested value can neither exhaust the stack here nor later, when it is
+    written. Depth is counted as the readers count it: the objects and arrays
+    open at once, ``value`` itself the first when it is one.
     """
+    max_depth = (current_limits() if limits is None else limits).max_depth
     root: list[Any] = [None]
     pending: list[_Pending] = [(value, path, root, 0, 0)]
     while pending:
         item, where, parent, slot, depth = pending.pop()
-        if depth > limits.max_depth:
-            raise JsonValueError(where, f"nested deeper than {limits.max_depth} levels")
+        if depth >= max_depth and isinstance(item, list | tuple | dict):
+            raise JsonValueError(where, f"nested deeper than {max_depth} levels")
         parent[slot] = _copy_leaf_or_shell(item, where, depth, pending)
     return root[0]
 

@@ -38,29 +38,41 @@ SESSION_ENTRIES: EntryCodec[SessionEntry] = EntryCodec(
 
 
 class InMemorySessionStore(InMemoryStore[SessionEntry]):
-    """An append-only list of parsed entries; ``append`` refuses a duplicate id or unknown parent."""
+    """An append-only list of parsed entries; ``append`` refuses a duplicate id or unknown parent.
 
-    def __init__(self) -> None:
-        super().__init__(SESSION_ENTRIES)
+    ``limits``: it accepts only entries whose JSONL line the readers accept under them.
+    """
+
+    def __init__(self, *, limits: JsonLimits = DEFAULT_LIMITS) -> None:
+        super().__init__(SESSION_ENTRIES, limits=limits)
 
 
 class JsonlSessionStore(JsonlStore[SessionEntry]):
     """A session kept as one JSON entry per line; every append is one committed line."""
 
     @classmethod
-    def open(cls, path: str | os.PathLike[str]) -> JsonlSessionStore:
-        """Open (creating the file and its folders when missing) and validate the whole file."""
-        return cls.open_with(path, SESSION_ENTRIES)
+    def open(
+        cls, path: str | os.PathLike[str], *, limits: JsonLimits = DEFAULT_LIMITS
+    ) -> JsonlSessionStore:
+        """Open (creating the file and its folders when missing) and validate the whole file.
+
+        ``limits`` apply to the lines read now and to every line appended later.
+        """
+        return cls.open_with(path, SESSION_ENTRIES, limits=limits)
 
 
-def read_session_file(path: str | os.PathLike[str]) -> SessionReadResult[SessionEntry]:
+def read_session_file(
+    path: str | os.PathLike[str], *, limits: JsonLimits = DEFAULT_LIMITS
+) -> SessionReadResult[SessionEntry]:
     """Read a session file without creating, touching or locking anything (for inspection)."""
-    return read_jsonl_file(path, SESSION_ENTRIES)
+    return read_jsonl_file(path, SESSION_ENTRIES, limits)
 
 
-def recover_jsonl(text: str) -> SessionReadResult[SessionEntry]:
+def recover_jsonl(
+    text: str, *, limits: JsonLimits = DEFAULT_LIMITS
+) -> SessionReadResult[SessionEntry]:
     """Chapter 10's rule on JSONL text: committed lines only; a torn tail is a warning."""
-    return read_jsonl_text(text, SESSION_ENTRIES)
+    return read_jsonl_text(text, SESSION_ENTRIES, limits)
 
 
 def parse_entry_line(text: str, limits: JsonLimits = DEFAULT_LIMITS) -> SessionEntry:
@@ -68,9 +80,11 @@ def parse_entry_line(text: str, limits: JsonLimits = DEFAULT_LIMITS) -> SessionE
     return SESSION_ENTRIES.parse_line(text, limits)
 
 
-def parse_fresh_entry(value: Any, *, schema_keys_only: bool = False) -> SessionEntry:
+def parse_fresh_entry(
+    value: Any, *, schema_keys_only: bool = False, limits: JsonLimits = DEFAULT_LIMITS
+) -> SessionEntry:
     """``parse_session_entry`` for a dict just built from parsed JSON, without the copy."""
-    return SESSION_ENTRIES.parse_fresh(value, schema_keys_only=schema_keys_only)
+    return SESSION_ENTRIES.parse_fresh(value, schema_keys_only=schema_keys_only, limits=limits)
 
 
 def path_to(entries: Iterable[SessionEntry], leaf_id: str) -> list[SessionEntry]:

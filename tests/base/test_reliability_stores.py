@@ -225,9 +225,9 @@ def test_catching_up_reads_only_the_new_bytes(
     scanned: list[tuple[int, int]] = []
     real_scan = stores._scan_committed
 
-    def spy(data: bytes, first_line: int, known: Any, parse_line: Any) -> Any:
+    def spy(data: bytes, first_line: int, known: Any, parse_line: Any, *limits: Any) -> Any:
         scanned.append((len(data), first_line))
-        return real_scan(data, first_line, known, parse_line)
+        return real_scan(data, first_line, known, parse_line, *limits)
 
     monkeypatch.setattr(stores, "_scan_committed", spy)
     second.append(chat_entry("newer", "new", "and another"))

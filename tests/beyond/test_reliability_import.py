@@ -27,6 +27,7 @@ from course_lib import (
     chapter_fixture,
     group_interactions,
     parse_session_entry,
+    read_session_file,
     text_of,
     user_message,
 )
@@ -315,10 +316,10 @@ def test_any_refusal_of_the_json_reader_names_the_line(
 ) -> None:
     real = _pi_read.loads_strict
 
-    def refusing(text: str) -> Any:
+    def refusing(text: str, *limits: Any) -> Any:
         if '"refuse"' in text:
             raise refusal
-        return real(text)
+        return real(text, *limits)
 
     monkeypatch.setattr(_pi_read, "loads_strict", refusing)
     text = pi_text(HEADER, v1(user("hi")), {"type": "custom", "timestamp": iso(1), "x": "refuse"})
@@ -591,3 +592,113 @@ def test_the_summary_parser_benchmark_measures_every_figure(
     assert [f.name for f in figures] == [*bench.SHAPES, "old heading pattern, padded heading"]
     assert all(math.isfinite(f.ratio) and f.ratio > 0 for f in figures)
     assert bench.render(figures).count("x  ") == len(figures)
+
+
+# --- the importer never makes an entry the store cannot write and read back -------------
+
+
+def line_depth(record: dict[str, Any]) -> int:
+    from course_lib.base.wire import nesting_depth
+
+    return nesting_depth(record)
+
+
+def test_a_custom_entry_within_the_read_limits_that_would_nest_too_deep_is_refused() -> None:
+    deep: Any = "leaf"
+    for _ in range(DEFAULT_LIMITS.max_depth - 1):  # the pi line: exactly 64 levels
+        deep = [deep]
+    custom = {"type": "custom", "timestamp": iso(1), "data": deep}
+    assert line_depth(custom) == DEFAULT_LIMITS.max_depth  # readable as pi wrote it
+    with pytest.raises(PiImportError, match=r"^line 2: .*64") as caught:
+        import_pi_text(pi_text(HEADER, custom))
+    assert "session entry L0002" in str(caught.value) or "entry L0002" in str(caught.value)
+
+
+def grown_line(limit: int) -> tuple[str, int]:
+    """A pi file whose line 2 is exactly ``limit`` characters, and the course line it becomes."""
+    from course_lib.base.wire import JsonLimits, dumps_line
+
+    record = v1(user(""))
+    base = len(json.dumps(record, separators=(",", ":"), ensure_ascii=False))
+    record = v1(user("x" * (limit - base)))
+    text = pi_text(HEADER, record)
+    assert len(text.split("\n")[1]) == limit
+    roomy = JsonLimits(max_line_chars=2 * limit)
+    entry = import_pi_text(text, limits=roomy).entries[1]
+    return text, len(dumps_line(entry.to_wire())) - 1
+
+
+def test_a_line_within_the_limit_that_grows_past_it_is_refused_naming_its_line() -> None:
+    from course_lib.base.wire import JsonLimits
+
+    text, course_chars = grown_line(2_000)
+    assert course_chars > 2_000  # the course's line is longer than pi's
+    with pytest.raises(PiImportError, match=r"^line 2: entry L0002: .*characters long"):
+        import_pi_text(text, limits=JsonLimits(max_line_chars=2_000))
+    assert import_pi_text(text, limits=JsonLimits(max_line_chars=course_chars)).entries
+
+
+def test_the_16_mib_line_that_used_to_grow_past_the_limit_is_refused(tmp_path: Path) -> None:
+    text, course_chars = grown_line(DEFAULT_LIMITS.max_line_chars - 5)
+    assert course_chars > DEFAULT_LIMITS.max_line_chars
+    with pytest.raises(PiImportError, match=r"^line 2: entry L0002: .*characters long"):
+        import_pi_text(text)
+
+
+def test_what_the_importer_returns_the_store_writes_and_reads_back(tmp_path: Path) -> None:
+    sample = Path(__file__).resolve().parents[1] / "data" / "pi"
+    for source in sorted(sample.glob("*.jsonl")):
+        try:
+            imported = import_pi_session(source)
+        except PiImportError:
+            continue  # the broken samples: refused, as their own tests say
+        file = tmp_path / f"{source.stem}.course.jsonl"
+        store = JsonlSessionStore.open(file)
+        for entry in imported.entries:
+            store.append(entry)
+        wires = [entry.to_wire() for entry in imported.entries]
+        assert [entry.to_wire() for entry in JsonlSessionStore.open(file).entries()] == wires
+        assert [entry.to_wire() for entry in read_session_file(file).entries] == wires
+
+
+# --- numbers too large for a float ----------------------------------------------------
+
+
+def test_a_tokens_before_of_400_digits_is_an_error_naming_its_line() -> None:
+    record = {**compaction("## Goal\nkeep going"), "tokensBefore": 10**400}
+    text = pi_text(HEADER, v1(user("hi")), record)
+    with pytest.raises(PiImportError, match=r"^line 3: compaction\.tokensBefore must be a number "
+                       r"from 0 to 2\*\*53 - 1, got an integer of 401 digits"):  # fmt: skip
+        import_pi_text(text)
+    for huge in (-(10**400), 2**53, -1, -0.5):
+        with pytest.raises(PiImportError, match=r"^line 3: compaction\.tokensBefore"):
+            import_pi_text(pi_text(HEADER, v1(user("hi")), {**record, "tokensBefore": huge}))
+
+
+def test_inspect_names_a_huge_tokens_before_instead_of_a_traceback(
+    tmp_path: Path, course_lab: Runner
+) -> None:
+    record = {**compaction("## Goal\nkeep going"), "tokensBefore": 10**400}
+    file = tmp_path / "huge.jsonl"
+    file.write_text(pi_text(HEADER, v1(user("hi")), record), encoding="utf-8")
+    status, out, err = course_lab(str(file))
+    assert status == 2
+    assert out == ""
+    assert err.startswith("course-lab: error: line 3: compaction.tokensBefore")
+    assert "Traceback" not in err
+
+
+def test_inspect_turns_any_overflow_into_a_clear_error(
+    tmp_path: Path, course_lab: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    file = write_course_file(tmp_path, [MessageEntry(id="u1", parent_id=None, timestamp=1,
+                                                     message=user_message("hi", timestamp=1))])  # fmt: skip
+
+    def overflowing(*args: Any, **kwargs: Any) -> Any:
+        raise OverflowError("int too large to convert to float")
+
+    monkeypatch.setattr(inspect_module, "plan_for", overflowing)
+    status, _, err = course_lab(str(file))
+    assert status == 2
+    assert err.startswith("course-lab: error: ")
+    assert "too large to compute with" in err and "Traceback" not in err

@@ -20,6 +20,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, NoReturn, TypeGuard
 
 from ...base.text_rules import is_blank
+from ...base.wire import MAX_SAFE_INTEGER
 from ._base import NoteKind, NoteLog, PiImportError, Tally, shown
 from ._pi_summary import map_pi_summary
 
@@ -100,6 +101,23 @@ _ONE_MILLISECOND = timedelta(milliseconds=1)
 def _is_number(value: Any) -> TypeGuard[int | float]:
     """A JSON number: an int or a float, never a bool (which Python counts as an int)."""
     return isinstance(value, _NUMBER_TYPES) and not isinstance(value, bool)
+
+
+def _is_countable(number: int | float) -> bool:
+    """A token count the course can hold: finite, >= 0, an int at most 2**53 - 1.
+
+    Compared without converting: ``math.isfinite(10**400)`` raises ``OverflowError``.
+    """
+    if isinstance(number, int):
+        return 0 <= number <= MAX_SAFE_INTEGER
+    return math.isfinite(number) and number >= 0  # the schema judges a float's range
+
+
+def _shown_number(value: Any) -> str:
+    """A value for a message; an int of hundreds of digits is described, not printed."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"an integer of {len(str(abs(value)))} digits"
+    return shown(value)
 
 
 @dataclass(frozen=True)
@@ -733,9 +751,11 @@ class Converter:
                 f"compaction.summary must be a string, got {shown(summary)}", line=line
             )
         tokens = record.get("tokensBefore")
-        if not _is_number(tokens) or not math.isfinite(tokens) or tokens < 0:
+        if not _is_number(tokens) or not _is_countable(tokens):
             raise PiImportError(
-                f"compaction.tokensBefore must be a number >= 0, got {shown(tokens)}", line=line
+                "compaction.tokensBefore must be a number from 0 to 2**53 - 1, "
+                f"got {_shown_number(tokens)}",
+                line=line,
             )
         first_kept = self._first_kept(record, line)
         mapping = map_pi_summary(summary)

@@ -13,12 +13,19 @@ import errno
 import os
 import stat
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ...base.text_rules import is_blank
-from ...base.wire import loads_fast, loads_strict
+from ...base.wire import (
+    DEFAULT_LIMITS,
+    JsonLimits,
+    JsonValueError,
+    check_line_limits,
+    loads_fast,
+    loads_strict,
+)
 from ._base import PiImportError
 
 __all__ = [
@@ -29,6 +36,11 @@ __all__ = [
     "split_pi_text",
     "take_records",
 ]
+
+_GROWTH = 8
+"""How many objects, arrays and levels a course entry may add to its pi line (a content string
+becomes a list of one block, a custom entry's fields move under ``value``, ...), at most."""
+
 
 # Read-only; O_NONBLOCK keeps a FIFO from hanging the open, O_BINARY stops Windows
 # from translating newlines.
@@ -57,6 +69,9 @@ class CommittedLines:
     count: int  # how many committed lines there were, blank ones included
     tail_chars: int  # characters of a non-blank unterminated tail (0: none)
     last_record_line: int  # the last non-blank committed line (0: none)
+    near_limits: set[int] = field(default_factory=set)
+    """Lines ``take_records`` read that are long or bracket-rich enough for their course entry
+    to break the limits: only those entries are measured before they are returned."""
 
     @property
     def tail_line(self) -> int | None:
@@ -107,15 +122,26 @@ def _lenient(line: bytes | str) -> str:
     return line if isinstance(line, str) else line.decode("utf-8", errors="replace")
 
 
-def take_records(committed: CommittedLines) -> Iterator[RawRecord]:
+def take_records(
+    committed: CommittedLines, limits: JsonLimits = DEFAULT_LIMITS
+) -> Iterator[RawRecord]:
     """Decode and parse the committed lines in order, skipping blank ones, releasing each line.
 
     A line that is not valid UTF-8 or not a JSON object with a string ``type``
-    is an error naming it, raised when the reading reaches it.
+    is an error naming it, raised when the reading reaches it. A line long,
+    deep or container-rich enough that its course entry might break ``limits``
+    is noted in ``committed.near_limits``: the fast reader is given limits
+    ``_GROWTH`` tighter, so such a line is read again by the careful reader
+    (under ``limits`` themselves) and noted; every other line costs nothing more.
     """
     lines = committed.lines
     lines.reverse()  # popped from the end: each line is released as soon as it is read
     number = index = 0
+    tight = JsonLimits(
+        max_line_chars=limits.max_line_chars // 4,  # a course line is never 4 times its pi line
+        max_depth=max(0, limits.max_depth - _GROWTH),
+        max_containers=max(0, limits.max_containers - _GROWTH),
+    )
     while lines:
         raw = lines.pop()
         number += 1
@@ -125,7 +151,7 @@ def take_records(committed: CommittedLines) -> Iterator[RawRecord]:
         # line in the usual words.
         if type(raw) is bytes and raw[:1] == b"{":
             try:
-                value = loads_fast(raw)
+                value = loads_fast(raw, tight)
             except ValueError:
                 pass
             else:
@@ -135,9 +161,20 @@ def take_records(committed: CommittedLines) -> Iterator[RawRecord]:
             text = raw if isinstance(raw, str) else _decode(raw, number)
             if text[:1] != "{" and is_blank(text):  # a line starting with a brace is never blank
                 continue
-            record = _parse_line(text, number)
+            record = _parse_line(text, number, limits)
+            if type(raw) is bytes or not _within(text, tight):
+                committed.near_limits.add(number)
         yield number, index, record
         index += 1
+
+
+def _within(text: str, limits: JsonLimits) -> bool:
+    """Whether a line of text is within ``limits`` (the text path has no fast reader to ask)."""
+    try:
+        check_line_limits(text, limits)
+    except JsonValueError:
+        return False
+    return True
 
 
 def _decode(raw: bytes, number: int) -> str:
@@ -148,7 +185,7 @@ def _decode(raw: bytes, number: int) -> str:
         raise PiImportError("not valid UTF-8", line=number) from error
 
 
-def _parse_line(text: str, number: int) -> dict[str, Any]:
+def _parse_line(text: str, number: int, limits: JsonLimits = DEFAULT_LIMITS) -> dict[str, Any]:
     """One committed line as a JSON object with a string ``type``, or an error naming it.
 
     ``loads_strict`` refuses with a ``ValueError`` of some kind (bad syntax,
@@ -156,7 +193,7 @@ def _parse_line(text: str, number: int) -> dict[str, Any]:
     ``RecursionError`` is caught too, so no limit it might miss becomes a crash.
     """
     try:
-        value = loads_strict(text)
+        value = loads_strict(text, limits)
     except (ValueError, RecursionError) as error:
         raise PiImportError(f"not valid JSON ({error})", line=number) from error
     if not isinstance(value, dict):

@@ -36,6 +36,8 @@ from typing import Any, get_args
 
 from ...base.errors import SessionEntryError
 from ...base.text_rules import is_blank
+from ...base.wire import DEFAULT_LIMITS, JsonLimits, JsonValueError, check_wire_limits
+from ...base.wire import limits_in_force as _limits_in_force
 from ...chapter.entries import SessionEntry, parse_session_entry
 from ...chapter.sessions import parse_fresh_entry, path_to
 from ._base import (
@@ -118,6 +120,7 @@ def import_pi_session(
     *,
     on_missing_result: MissingResultPolicy = "repair",
     progress: Progress | None = None,
+    limits: JsonLimits = DEFAULT_LIMITS,
 ) -> ImportResult:
     """Read the pi session file at ``path`` (read-only) and import it (see ``import_pi_text``)."""
     file = Path(path)
@@ -125,7 +128,7 @@ def import_pi_session(
         committed = split_pi_bytes(read_regular_file(file))  # the bytes are let go at once
     except OSError as error:
         raise PiImportError(f"cannot read {file.name}: {error.strerror or error}") from None
-    return _import(committed, on_missing_result, progress, careful=False)
+    return _import(committed, on_missing_result, progress, careful=False, limits=limits)
 
 
 def import_pi_bytes(
@@ -133,9 +136,10 @@ def import_pi_bytes(
     *,
     on_missing_result: MissingResultPolicy = "repair",
     progress: Progress | None = None,
+    limits: JsonLimits = DEFAULT_LIMITS,
 ) -> ImportResult:
     """Import the bytes of a pi session file; only committed lines must be valid UTF-8."""
-    return _import(split_pi_bytes(data), on_missing_result, progress, careful=False)
+    return _import(split_pi_bytes(data), on_missing_result, progress, careful=False, limits=limits)
 
 
 def import_pi_text(
@@ -143,12 +147,13 @@ def import_pi_text(
     *,
     on_missing_result: MissingResultPolicy = "repair",
     progress: Progress | None = None,
+    limits: JsonLimits = DEFAULT_LIMITS,
 ) -> ImportResult:
     """Import the text of a pi session file; pure, so tests can build files in memory."""
     # Decoded bytes never hold a lone surrogate; a text may, and then every entry
     # takes the checking copy, which names the field that holds it.
     careful = not text.isascii() and _SURROGATE.search(text) is not None
-    return _import(split_pi_text(text), on_missing_result, progress, careful=careful)
+    return _import(split_pi_text(text), on_missing_result, progress, careful=careful, limits=limits)
 
 
 def _import(
@@ -157,12 +162,14 @@ def _import(
     progress: Progress | None,
     *,
     careful: bool,
+    limits: JsonLimits = DEFAULT_LIMITS,
 ) -> ImportResult:
     """Read, convert, repair and validate, holding only what the next step needs.
 
     The lines are released as they are read and the drafts as they become
     entries, so the import never holds a file's text, its records and its
-    entries at once.
+    entries at once. ``limits`` bound the pi lines read and the course lines
+    the entries become: whatever is returned, a store writes and reads back.
     """
     if on_missing_result not in get_args(MissingResultPolicy):
         raise PiImportError(
@@ -177,15 +184,37 @@ def _import(
             f"the last line ({committed.tail_chars:,} characters) has no newline: a write that "
             "never committed, left out as Chapter 10 reads files",
         )
-    built = _build_drafts(committed, notes, progress)
+    built = _build_drafts(committed, notes, progress, limits)
     header_id, leaf_id = built.drafts[0].id, built.drafts[-1].id
     outcome = repair_tree(built.drafts, leaf_id, on_missing_result, notes)
     built.drafts.clear()  # the repaired list holds them now
     resolve_first_kept(outcome.drafts, built.index_ids, header_id, notes)
-    entries = _parse_drafts(outcome.drafts, built.source.records, progress, careful=careful)
+    entries = _parse_drafts(
+        outcome.drafts,
+        built.source.records,
+        progress,
+        careful=careful,
+        limits=limits,
+        near_limits=committed.near_limits,
+    )
     return ImportResult(
         entries=entries, leaf_id=outcome.leaf_id, notes=notes.finish(), source=built.source
     )
+
+
+def _check_writable(entry: SessionEntry, line: int | None, limits: JsonLimits) -> None:
+    """Refuse an entry whose course line a store would refuse to write (and no reader could read)."""
+    try:
+        with _limits_in_force(limits):
+            check_wire_limits(entry.to_wire(), limits)
+    except JsonValueError as error:
+        problem = (
+            f"entry {entry.id}: as a course line it would break the limits every reader "
+            f"applies ({error}), so no store could write it and read it back"
+        )
+        if line is None:
+            raise PiImportError(f"an entry the importer added: {problem}") from None
+        raise PiImportError(problem, line=line) from None
 
 
 def _header_version(header: RawRecord | None, committed: CommittedLines) -> int:
@@ -259,14 +288,19 @@ class _Built:
     source: PiSource
 
 
-def _build_drafts(committed: CommittedLines, notes: NoteLog, progress: Progress | None) -> _Built:
+def _build_drafts(
+    committed: CommittedLines,
+    notes: NoteLog,
+    progress: Progress | None,
+    limits: JsonLimits = DEFAULT_LIMITS,
+) -> _Built:
     """One draft per record, with course ids and parents, reading the lines one at a time.
 
     The records themselves are not kept: each becomes its draft and is let go.
     Notes about re-parented roots come first, as if the ids were read in a pass of their own.
     """
     width = max(4, len(str(committed.last_record_line)))
-    records = take_records(committed)
+    records = take_records(committed, limits)
     header = next(records, None)
     version = _header_version(header, committed)
     assert header is not None
@@ -314,7 +348,13 @@ def _build_drafts(committed: CommittedLines, notes: NoteLog, progress: Progress 
 
 
 def _parse_drafts(
-    drafts: list[Draft], records: int, progress: Progress | None, *, careful: bool
+    drafts: list[Draft],
+    records: int,
+    progress: Progress | None,
+    *,
+    careful: bool,
+    limits: JsonLimits = DEFAULT_LIMITS,
+    near_limits: set[int] | None = None,
 ) -> list[SessionEntry]:
     """Every draft crosses the course boundary; a refusal names the pi line.
 
@@ -324,22 +364,33 @@ def _parse_drafts(
     keys (unless ``careful``); the list is emptied as they become entries.
     Progress continues from the build phase: ``records`` steps each, ``2 * records``
     in all.
+
+    An entry from a line in ``near_limits`` (and, when there is one, every
+    entry the importer added) is measured as a store measures it before writing: an entry whose course line
+    no reader would accept under ``limits`` is refused here, naming its pi line,
+    instead of making a file that cannot be opened again.
     """
     entries: list[SessionEntry] = []
     count = len(drafts)
+    near = near_limits or set()
     drafts.reverse()  # popped from the end: each draft is let go once it is an entry
     while drafts:
         draft = drafts.pop()
         try:
-            entries.append(
-                parse_session_entry(draft.wire)
-                if careful
-                else parse_fresh_entry(draft.wire, schema_keys_only=True)
-            )
+            if careful or limits is not DEFAULT_LIMITS:
+                with _limits_in_force(limits):
+                    entry = parse_session_entry(draft.wire)
+            else:
+                entry = parse_fresh_entry(draft.wire, schema_keys_only=True)
         except SessionEntryError as error:
             if draft.line is None:
                 raise PiImportError(f"an entry the importer added: {error}") from error
             raise PiImportError(str(error), line=draft.line) from error
+        # An entry the importer added holds only fixed text and ids from the file, so it
+        # can break a limit only when some line of the file came near one.
+        if draft.line in near or (draft.line is None and near):
+            _check_writable(entry, draft.line, limits)
+        entries.append(entry)
         if progress is not None and (position := len(entries) - 1) % 100 == 0:
             progress(records + position * records // count, 2 * records)
     if progress is not None:
