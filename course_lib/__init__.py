@@ -5,7 +5,8 @@ package has layers, each importing only those before it:
 
 * ``course_lib.base``     the boundary and the machinery (wire rules, readers, copier, locking)
 * ``course_lib.chapter``  the chapter's rules, in the chapter's order: what a student reads and writes
-* ``course_lib.beyond``   real sessions and real tokenizers (the pi importer, estimators)
+* ``course_lib.beyond``   real sessions and real tokenizers (the pi, Claude Code and Codex
+  importers, estimators)
 * ``course_lib.views``    the notebooks' tables, explorers and plots
 * ``course_lib.track``, ``course_lib.tools``  the practice track, grading and the ``course-lab`` CLI
 """
@@ -21,7 +22,16 @@ from .base.errors import (
 )
 from .base.stores import RepairResult, SessionReadResult, UnterminatedTailWarning
 from .beyond.estimators import bpe_estimator, chars_estimator
-from .beyond.importers import ImportNote, ImportResult, import_pi_session
+from .beyond.importers import (
+    AgentImportResult,
+    DetectedImport,
+    ImportNote,
+    ImportResult,
+    import_claude_code_session,
+    import_codex_session,
+    import_pi_session,
+    import_session,
+)
 from .chapter.budget import (
     BudgetPlan,
     BuildContextResult,
@@ -87,6 +97,7 @@ __all__ = [
     "FIXTURE_TOKENS",
     "SUMMARY_LABELS_EN",
     "SUMMARY_LABELS_ZH",
+    "AgentImportResult",
     "AgentMessage",
     "AssistantMessage",
     "BudgetError",
@@ -96,6 +107,7 @@ __all__ = [
     "CompactionError",
     "CompactionSummary",
     "CourseError",
+    "DetectedImport",
     "ImportNote",
     "ImportResult",
     "InMemorySessionStore",
@@ -133,7 +145,10 @@ __all__ = [
     "fixture_estimator",
     "fixture_summary",
     "group_interactions",
+    "import_claude_code_session",
+    "import_codex_session",
     "import_pi_session",
+    "import_session",
     "ledger_from_plan",
     "message_allowances",
     "messages_on_path",

@@ -12,7 +12,8 @@ import json
 import re
 import sys
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
@@ -26,6 +27,7 @@ from ..base.stores import SessionReadResult
 from ..base.text_rules import escape_controls, is_blank
 from ..base.wire import MAX_SAFE_INTEGER, loads_strict
 from ..beyond.estimators import bpe_estimator, chars_estimator
+from ..beyond.importers import detect_format, import_claude_code_bytes, import_codex_bytes
 from ..beyond.importers._pi_read import read_regular_file
 from ..beyond.importers.pi import ImportNote, import_pi_bytes, is_pi_session_header
 from ..chapter.budget import (
@@ -102,7 +104,7 @@ class InspectError(CourseError):
 class LoadedSession:
     """Entries read from a file, whichever format it had."""
 
-    format: str  # "pi" or "course"
+    format: str  # "pi", "claude-code", "codex" or "course"
     version: int | None
     entries: list[SessionEntry]
     leaf_id: str
@@ -176,15 +178,24 @@ def _course_notes(read: SessionReadResult[SessionEntry]) -> list[ImportNote]:
 def load_session(
     file: Path, name: str, data: bytes, progress: Progress | None = None
 ) -> LoadedSession:
-    """Read ``data`` (the bytes of ``file``) as a pi session or as a course JSONL session.
+    """Read ``data`` (the bytes of ``file``) as a pi, Claude Code, Codex or course JSONL session.
 
-    A pi file is recognised by its header (``type: session``) and imported
-    from ``data``; a course file is read again by ``read_session_file``, the
-    read-only reader of Chapter 10's line rule.
+    The first record says which agent wrote the file (``detect_format``): a pi,
+    Claude Code or Codex file is imported from ``data``; a course file is read
+    again by ``read_session_file``, the read-only reader of Chapter 10's line rule.
     """
     if is_blank(data.decode("utf-8", errors="replace")):
         raise InspectError(f"{name}: the file is empty, there is nothing to inspect")
-    if is_pi_session_header(_first_record(data)):
+    first = _first_record(data)
+    agent_format = detect_format(first)
+    if agent_format in ("claude-code", "codex"):
+        importer = import_claude_code_bytes if agent_format == "claude-code" else import_codex_bytes
+        agent = importer(data)
+        return LoadedSession(
+            agent.format, None, agent.entries, agent.leaf_id, agent.notes,
+            agent.source.record_counts,
+        )  # fmt: skip
+    if is_pi_session_header(first):
         imported = import_pi_bytes(data, progress=progress)
         return LoadedSession(
             format="pi",
@@ -371,13 +382,18 @@ def _table(rows: list[tuple[object, ...]], headers: tuple[str, ...]) -> str:
 
 def render_table(report: InspectReport) -> str:
     """The human-readable report."""
-    kind = f"pi session, format v{report.version}" if report.format == "pi" else "course session"
+    kind = _FORMAT_WORDS.get(report.format, "course session")
+    if report.format == "pi":
+        kind = f"pi session, format v{report.version}"
     out = [f"{report.file}: {kind}"]
     out.append(
         f"entries: {sum(report.entries_by_type.values()):,} ({_counts(report.entries_by_type)})"
     )
     if report.source_counts:
-        out.append(f"pi lines by type: {_counts(report.source_counts)}")
+        source = (
+            "pi" if report.format == "pi" else _FORMAT_WORDS[report.format].split(" session")[0]
+        )
+        out.append(f"{source} lines by type: {_counts(report.source_counts)}")
     out.append(
         f"active path to {report.leaf}: {report.path_entries:,} entries, "
         f"{report.path_messages:,} messages, {len(report.ledger):,} interactions"
@@ -403,6 +419,9 @@ def render_table(report: InspectReport) -> str:
     # Ids, types and note details come from the file: a newline or a terminal
     # escape sequence inside one is shown as text, never obeyed.
     return "".join(escape_controls(line) + "\n" for line in out)
+
+
+_FORMAT_WORDS = {"claude-code": "Claude Code session", "codex": "Codex CLI session"}
 
 
 def _note_lines(notes: list[ImportNote]) -> list[str]:
@@ -545,18 +564,21 @@ def token_count(option: str, value: str | int) -> int:
 _DESCRIPTION = """\
 Show what a session file holds and what a model call would keep.
 
-The file is a course JSONL session or a real pi session (detected from the
-first line). The report lists the entries, the notes an import made, the
-deduction table (window, system, reserved output, safety margin, summary), a
-compact per-group ledger (oldest groups, the cut, newest groups) and the kept
-range with the reason. Defaults follow pi: a 200,000-token window with 16,384
-tokens reserved for the answer, and pi's own characters/4 estimate."""
+The file is a course JSONL session or a real pi, Claude Code or Codex CLI
+session (detected from the first line; the report says which). The report
+lists the entries, the notes an import made, the deduction table (window,
+system, reserved output, safety margin, summary), a compact per-group ledger
+(oldest groups, the cut, newest groups) and the kept range with the reason.
+Defaults follow pi: a 200,000-token window with 16,384 tokens reserved for the
+answer, and pi's own characters/4 estimate."""
 
 _EPILOG = """\
 examples:
   course-lab inspect data/pi-sessions/large-session.v1.jsonl
   course-lab inspect data/pi-sessions/large-session.v1.jsonl --max-tokens 50000
   course-lab inspect data/pi-sessions/large-session.v1.jsonl --estimator bpe
+  course-lab inspect data/claude-code-sessions/sample-session.jsonl
+  course-lab inspect data/codex-sessions/sample-rollout.jsonl --max-tokens 50000
   course-lab inspect data/chapter11/fixture.jsonl --estimator fixture \\
       --max-tokens 31 --reserved-output 4 --safety-margin 2     (the chapter's 31 / 4 / 2)
   course-lab inspect my-session.jsonl --format json > report.json
@@ -576,7 +598,11 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("file", metavar="FILE", help="a course JSONL session or a pi session file")
+    parser.add_argument(
+        "file",
+        metavar="FILE",
+        help="a course JSONL session, or a pi, Claude Code or Codex CLI session file",
+    )
     parser.add_argument(
         "--leaf", metavar="ID", help="the entry to build the context for (default: the last)"
     )
@@ -635,23 +661,40 @@ def run(
     file = Path(args.file)
     data = _read_input(file, args.file)
     show = _wants_progress(err, len(data))
-    loaded = _with_bar(
-        show, err, f"reading {file.name}", lambda bar: load_session(file, args.file, data, bar)
-    )
-    # one plan prices every message once (plus the system message and the summary)
-    calls = sum(isinstance(entry, MessageEntry) for entry in loaded.entries) + 2
-    report = _with_bar(
-        show,
-        err,
-        f"pricing {file.name}",
-        lambda bar: inspect_entries(
-            loaded,
-            file=args.file,
-            leaf_id=args.leaf,
-            estimator=args.estimator,
-            estimate=_counting(estimate, bar, calls),
-            budget=budget,
-        ),
-    )
+    with _numbers_too_large(args.file):
+        loaded = _with_bar(
+            show, err, f"reading {file.name}", lambda bar: load_session(file, args.file, data, bar)
+        )
+        # one plan prices every message once (plus the system message and the summary)
+        calls = sum(isinstance(entry, MessageEntry) for entry in loaded.entries) + 2
+        report = _with_bar(
+            show,
+            err,
+            f"pricing {file.name}",
+            lambda bar: inspect_entries(
+                loaded,
+                file=args.file,
+                leaf_id=args.leaf,
+                estimator=args.estimator,
+                estimate=_counting(estimate, bar, calls),
+                budget=budget,
+            ),
+        )
     out.write(render_json(report) if args.format == "json" else render_table(report))
     return 0
+
+
+@contextmanager
+def _numbers_too_large(file: str) -> Iterator[None]:
+    """The last guard where numbers from the file enter: ``OverflowError`` as a clear error.
+
+    Why: every reader refuses a number the course cannot hold, naming its line;
+    should one still reach float arithmetic (``10**400``), the command says so
+    instead of printing a traceback.
+    """
+    try:
+        yield
+    except OverflowError as error:
+        raise InspectError(
+            f"{file}: a number in the file is too large to compute with ({error})"
+        ) from None

@@ -129,13 +129,23 @@ LAB_MAP: tuple[LabMapRow, ...] = (
         "—",
         topic="the chapter in review",
     ),
+    LabMapRow(
+        "three agents",
+        "—",
+        "notebooks/09-three-agents-one-chapter.ipynb",
+        "tests/beyond/test_import_detect.py",
+        "beyond/importers/detect.py, beyond/importers/claude_code.py, beyond/importers/codex.py, "
+        "views/agents.py",
+        topic="pi, Claude Code and Codex CLI sessions",
+    ),
 )
 """Every notebook after ``00-start-here``, in the order students read them.
 
 Lab 11.5 is told in two notebooks (restoring, then compacting again); its
 checks run at the end of the second. The transfer exercise is not a numbered
-lab, the real session goes beyond the chapter (it has no section of its own),
-and the recap only reviews, so none of them has a count of checks.
+lab, the real session and the three agents go beyond the chapter (they have no
+section of their own), and the recap only reviews, so none of them has a count
+of checks.
 """
 
 TS_TO_PYTHON: tuple[tuple[str, str, str], ...] = (

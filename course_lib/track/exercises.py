@@ -11,7 +11,7 @@ cell after it calls ``check("11.3-q1", answer_q1)``, which prints one line:
   on every run.
 
 Every expected answer is computed here, on the chapter's fixture or the
-sample pi session, by the chapter's own functions (``build_context``,
+sample sessions (pi, Claude Code, Codex CLI) as the importers read them, by the chapter's own functions (``build_context``,
 ``group_interactions``, ``create_compaction_entry`` ...): an exercise can
 never disagree with the rules it practises. The prompts live in the
 notebooks; ``Exercise.question`` repeats each one in a line for readers of
@@ -42,7 +42,7 @@ from typing import Any, Literal
 
 from ..base.errors import CourseError, InteractionError
 from ..beyond.estimators import chars_estimator
-from ..beyond.importers import import_pi_session
+from ..beyond.importers import DetectedImport, import_pi_session, import_session
 from ..chapter.budget import BuildContextResult, build_context, plan_budget
 from ..chapter.compaction import create_compaction_entry
 from ..chapter.entries import CompactionEntry, MessageEntry, SessionEntry, parse_session_entry
@@ -61,6 +61,7 @@ from . import exercises_zh
 from .language import DEFAULT_LANGUAGE, Lang, check_language
 
 __all__ = [
+    "AGENT_SAMPLES",
     "EXERCISES",
     "PARSER_CANDIDATES",
     "REAL_SESSION",
@@ -86,6 +87,15 @@ REAL_SESSION = (
 
 PI_RESERVED_OUTPUT = 16_384
 """pi's default room for the answer, as notebook 07 uses it (``course-lab inspect``'s default)."""
+
+AGENT_SAMPLES: dict[str, Path] = {
+    "claude-code": REAL_SESSION.parents[1] / "claude-code-sessions" / "sample-session.jsonl",
+    "codex": REAL_SESSION.parents[1] / "codex-sessions" / "sample-rollout.jsonl",
+}
+"""The Claude Code and Codex CLI samples notebook 09 sets beside the pi session, by format."""
+
+THREE_Q1_MAX_TOKENS = 16_600
+"""Exercise three-q1's window: with pi's reserved output, 216 tokens are left for messages."""
 
 
 @dataclass(frozen=True)
@@ -267,6 +277,12 @@ def _real_build(max_tokens: int) -> BuildContextResult:
         reserved_output=PI_RESERVED_OUTPUT,
         estimate_tokens=chars_estimator(),
     )
+
+
+@functools.cache
+def _agent_import(format_name: str) -> DetectedImport:
+    """A sample of ``AGENT_SAMPLES``, imported once per interpreter (judges only read it)."""
+    return import_session(AGENT_SAMPLES[format_name])
 
 
 def _user_ids(path: Sequence[SessionEntry]) -> set[str]:
@@ -819,6 +835,59 @@ def _judge_recap_q6(answer: object) -> _Verdict:
     return _wrong("overflow", "the newest group alone is larger than the allowance")
 
 
+# --- three agents, one chapter --------------------------------------------------------------
+
+
+def _judge_three_q1(answer: object) -> _Verdict:
+    first = _as_text(answer, "one entry id such as 'L0001'")
+    path = _agent_import("codex").active_path()
+    result = build_context(
+        path,
+        max_tokens=THREE_Q1_MAX_TOKENS,
+        reserved_output=PI_RESERVED_OUTPUT,
+        estimate_tokens=chars_estimator(),
+    )
+    expected = result.kept_entry_ids[0]
+    if first == expected:
+        return _right("the summary is paid first, then whole groups, newest first, while they fit")
+    order = [entry.id for entry in _message_entries(path)]
+    if first not in order:
+        return _wrong("unknown_id", "that id is not a message on the Codex sample's active path")
+    if first not in _user_ids(path):
+        return _wrong("not_a_group_start", "a kept range starts at a user message")
+    newest = [entry for entry in path if isinstance(entry, CompactionEntry)][-1]
+    if order.index(first) < order.index(newest.first_kept_entry_id):
+        return _wrong(
+            "before_compaction",
+            "restoring starts from the newest compaction: nothing before its first kept entry "
+            "is a candidate",
+        )
+    return _wrong(
+        "summary_cost",
+        "the summary is paid from the allowance first; then whole groups, newest first, "
+        "while they fit",
+    )
+
+
+def _judge_three_q2(answer: object) -> _Verdict:
+    fields = _as_set(answer, "a set of summary field names such as {'goal'}")
+    names = tuple(fixture_summary().to_wire())
+    if fields - set(names):
+        listed = ", ".join(names)
+        return _wrong("unknown_field", f"the seven fields' wire names are: {listed}", fields=listed)
+    filled = [set(c.fields_filled) for c in _agent_import("claude-code").compactions]
+    expected = set.intersection(*filled)
+    if fields == expected:
+        return _right("a field counts when every compaction's summary filled it")
+    if fields == set.union(*filled):
+        return _wrong(
+            "union", "that is every field some compaction filled; keep those all of them filled"
+        )
+    if fields < expected:
+        return _wrong("missing", "another field is filled in every compaction too")
+    return _wrong("extra", "a field in your set is empty in at least one compaction")
+
+
 # --- the catalogue ---------------------------------------------------------------------------
 
 EXERCISES: dict[str, Exercise] = {
@@ -871,13 +940,22 @@ EXERCISES: dict[str, Exercise] = {
         Exercise(
             "recap-q6", "recap", "The reason when the newest group cannot fit.", _judge_recap_q6
         ),
+        Exercise(
+            "three-q1",
+            "three agents",
+            "Codex's first kept entry at 16,600 tokens.",
+            _judge_three_q1,
+        ),
+        Exercise(
+            "three-q2", "three agents", "Fields every Claude Code summary filled.", _judge_three_q2
+        ),
     )
 }
 """Every exercise of the workbook, by id, in the order the notebooks ask them."""
 
 
 def exercise_ids(lab: str) -> list[str]:
-    """The ids of ``lab``'s exercises (``"11.3"``, ``"transfer"``, ``"real session"``, ``"recap"``)."""
+    """The ids of ``lab``'s exercises (``"11.3"``, ``"transfer"``, ``"real session"``, ``"recap"`` ...)."""
     return [exercise.id for exercise in EXERCISES.values() if exercise.lab == lab]
 
 

@@ -58,6 +58,7 @@ SHAPES_ZH: dict[str, str] = {
     "one entry id such as 'L0001'": "一个 entry id，例如 'L0001'",
     "a number of interactions (an int)": "交互的个数（int）",
     "a number of places (an int)": "位置的个数（int）",
+    "a set of summary field names such as {'goal'}": "摘要字段名的集合，例如 {'goal'}",
     "a number of entries (an int)": "entry 的条数（int）",
     "a number of messages (an int)": "消息的条数（int）",
     "a set of wire field names such as {'id'}": "wire 字段名的集合，例如 {'id'}",
@@ -101,6 +102,8 @@ CORRECT_ZH: dict[str, str] = {
     "recap-q4": "只恢复最新的 compaction；它接续了更早的事实",
     "recap-q5": "compaction 记录摘要、保留部分从哪里开始，以及压缩前的规模",
     "recap-q6": "最新一组整组返回，接下来怎么办由调用者决定",
+    "three-q1": "先付摘要的成本，再从最新一组起保留放得下的完整组",
+    "three-q2": "只有每一次 compaction 的摘要都填写了的字段才算",
 }
 """The ✓ line of each exercise."""
 
@@ -233,6 +236,18 @@ HINTS_ZH: dict[str, dict[str, str]] = {
     "recap-q6": {
         "reason_word": "reason 只能是以下之一：{reasons}",
         "overflow": "最新一组单独就超过了消息额度",
+    },
+    "three-q1": {
+        "unknown_id": "这个 id 不是 Codex 样例活动路径上的消息",
+        "not_a_group_start": "保留的范围从一条 user 消息开始",
+        "before_compaction": "恢复从最新的 compaction 开始：它的第一条保留 entry 之前的内容都不再是候选",
+        "summary_cost": "摘要先从消息额度中扣除；然后从最新一组起保留完整的组，直到放不下为止",
+    },
+    "three-q2": {
+        "unknown_field": "七个字段的 wire 名称是：{fields}",
+        "union": "这是至少有一次 compaction 填写过的字段；只保留每一次都填写了的",
+        "missing": "还有一个字段在每一次 compaction 中都填写了",
+        "extra": "你的集合里有一个字段至少在一次 compaction 中是空的",
     },
 }
 """The ✗ line of each exercise, by hint code (``Feedback.hint``); ``shape`` is ``SHAPES_ZH``."""

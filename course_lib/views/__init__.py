@@ -5,6 +5,17 @@ the rules stay plain Python a student can run anywhere. Nothing here decides
 anything: every number comes from the functions the labs build.
 """
 
+from .agents import (
+    FILLED,
+    SUMMARY_FIELD_NAMES,
+    agent_compactions_frame,
+    agent_overview_frame,
+    agent_usage_frame,
+    compaction_groups,
+    note_kinds_frame,
+    summary_fields_frame,
+    usage_summary_frame,
+)
 from .failures import (
     checks_frame,
     errors_frame,
@@ -85,11 +96,13 @@ from .widgets import (
 
 __all__ = [
     "CONTENT_WIDTH",
+    "FILLED",
     "GROUP_COLOURS",
     "NO_VALUE",
     "PI_ENTRY_TYPES",
     "PI_KEEP_RECENT_TOKENS",
     "ROLE_COLOURS",
+    "SUMMARY_FIELD_NAMES",
     "BarSegment",
     "BudgetExplorer",
     "BudgetState",
@@ -97,10 +110,14 @@ __all__ = [
     "CompactionState",
     "CompactionStep",
     "WindowBar",
+    "agent_compactions_frame",
+    "agent_overview_frame",
+    "agent_usage_frame",
     "answer_box",
     "bar_frame",
     "budget_state",
     "checks_frame",
+    "compaction_groups",
     "compaction_state",
     "compaction_steps",
     "cut_points_frame",
@@ -129,6 +146,7 @@ __all__ = [
     "message_kind",
     "message_tokens_frame",
     "messages_frame",
+    "note_kinds_frame",
     "path_arrow",
     "pi_compactions_frame",
     "pi_source_frame",
@@ -139,12 +157,14 @@ __all__ = [
     "second_summary",
     "setup_notebook",
     "styled_fixture_frame",
+    "summary_fields_frame",
     "summary_labels",
     "summary_lines_frame",
     "system_frame",
     "token_column",
     "trimmer_comparison_frame",
     "untrimmed_message_tokens",
+    "usage_summary_frame",
     "window_bar",
     "workbook_root",
 ]

@@ -20,6 +20,7 @@ from . import (
     real_session,
     recap,
     start_here,
+    three_agents,
     transfer,
 )
 from .cells import Cell
@@ -35,6 +36,7 @@ SOURCES: dict[str, ModuleType] = {
     "06-transfer-budget-ledger.ipynb": transfer,
     "07-beyond-the-fixture-real-session.ipynb": real_session,
     "08-recap.ipynb": recap,
+    "09-three-agents-one-chapter.ipynb": three_agents,
 }
 """Each notebook's source module, in reading order."""
 

@@ -43,6 +43,10 @@ TITLES: dict[str, tuple[str, str]] = {
         "超出 fixture — 一个真实的 pi session",
     ),
     "08-recap.ipynb": ("Chapter 11 in review", "第 11 章回顾"),
+    "09-three-agents-one-chapter.ipynb": (
+        "Three agents, one chapter — pi, Claude Code and Codex CLI",
+        "三个 agent，一章内容 — pi、Claude Code 与 Codex CLI",
+    ),
 }
 """Each notebook's title in the start page's list, in English and in Chinese."""
 

@@ -280,6 +280,7 @@ def test_every_notebook_after_the_start_page_has_exercises() -> None:
     assert all(exercises_in(name) for name in LAB_NAMES)
     assert exercises_in("06-transfer-budget-ledger.ipynb")
     assert exercises_in("07-beyond-the-fixture-real-session.ipynb")
+    assert len(exercises_in("09-three-agents-one-chapter.ipynb")) >= 2
     assert 5 <= len(exercises_in("08-recap.ipynb")) <= 6
     asked = [exercise for name in NAMES for exercise in exercises_in(name)]
     assert sorted(asked) == sorted(EXERCISES)

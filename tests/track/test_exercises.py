@@ -18,9 +18,15 @@ from pathlib import Path
 import pytest
 from exercise_answers import compact_2_wire  # the right answer to 11.1-q2, with changes
 
-from course_lib import chapter_fixture_after_compaction
+from course_lib import (
+    build_context,
+    chapter_fixture_after_compaction,
+    chars_estimator,
+    import_session,
+)
 from course_lib.base.errors import CourseError
 from course_lib.track.exercises import (
+    AGENT_SAMPLES,
     EXERCISES,
     NOT_ANSWERED,
     PARSER_CANDIDATES,
@@ -93,7 +99,7 @@ def test_every_exercise_is_asked_by_exactly_one_notebook_source() -> None:
 def test_each_lab_notebook_asks_at_least_two_exercises() -> None:
     for lab in ("11.1", "11.2", "11.3", "11.4", "11.5"):
         assert len(exercise_ids(lab)) >= 2, lab
-    for other in ("transfer", "real session"):
+    for other in ("transfer", "real session", "three agents"):
         assert exercise_ids(other), other
     assert 5 <= len(exercise_ids("recap")) <= 6
 
@@ -307,3 +313,42 @@ def test_recap_questions() -> None:
     wrong("recap-q5", {"prompt"}, "unknown_field")
     right("recap-q6", "single_group_overflow")
     wrong("recap-q6", "trimmed", "overflow", hides="single_group_overflow")
+
+
+# --- three agents, one chapter ---------------------------------------------------------------
+
+
+def test_three_q1_the_codex_samples_kept_range_at_16_600_tokens() -> None:
+    # 216 tokens for messages: the summary, then the newest group; the one before does not fit.
+    right("three-q1", "L0057")
+    wrong("three-q1", "L0048", "summary_cost", hides="L0057")  # the compaction's first kept entry
+    wrong("three-q1", "L0022", "before_compaction", hides="L0057")
+    wrong("three-q1", "L0058", "not_a_group_start")
+    wrong("three-q1", "L9999", "unknown_id")
+    wrong("three-q1", 57, "shape")
+
+
+def test_three_q1_is_judged_from_the_import_and_build_context() -> None:
+    path = import_session(AGENT_SAMPLES["codex"]).active_path()
+    result = build_context(
+        path, max_tokens=16_600, reserved_output=16_384, estimate_tokens=chars_estimator()
+    )
+    assert result.reason == "trimmed" and result.kept_entry_ids[0] == "L0057"
+    roomier = build_context(
+        path, max_tokens=50_000, reserved_output=16_384, estimate_tokens=chars_estimator()
+    )
+    assert roomier.kept_entry_ids[0] == "L0048"  # the window, not the file, moves the start
+
+
+def test_three_q2_the_fields_every_claude_code_summary_filled() -> None:
+    every = {"goal", "changedFiles", "unresolved", "next"}
+    right("three-q2", every)
+    right("three-q2", list(every))  # any collection of names
+    wrong("three-q2", every | {"completed", "decisions"}, "union", hides=every)
+    wrong("three-q2", {"goal", "next"}, "missing")
+    wrong("three-q2", every | {"constraints"}, "extra")
+    wrong("three-q2", {"goal", "changed_files"}, "unknown_field")
+    wrong("three-q2", "goal", "shape")
+    compactions = import_session(AGENT_SAMPLES["claude-code"]).compactions
+    assert len(compactions) == 2
+    assert set.intersection(*(set(c.fields_filled) for c in compactions)) == every

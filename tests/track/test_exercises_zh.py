@@ -209,6 +209,8 @@ CASES: list[tuple[str, object, str, object]] = [
     ("transfer-q2", 4, "whole_path", 3),
     ("recap-q5", {"prompt"}, "unknown_field", None),
     ("recap-q6", "trimmed", "overflow", "single_group_overflow"),
+    ("three-q1", "L0048", "summary_cost", "L0057"),
+    ("three-q2", {"goal", "next"}, "missing", None),
 ]
 
 
@@ -301,6 +303,8 @@ RIGHT: dict[str, object] = {
     "recap-q4": 1,
     "recap-q5": {"parentId", "firstKeptEntryId", "tokensBefore", "summary"},
     "recap-q6": "single_group_overflow",
+    "three-q1": "L0057",
+    "three-q2": {"goal", "changedFiles", "unresolved", "next"},
 }
 """Each exercise's right answer, as ``tests/track/test_exercises.py`` gives it."""
 
@@ -407,6 +411,16 @@ WRONG: list[tuple[str, str, object]] = [
     ("recap-q6", "reason_word", "overflow"),
     ("recap-q6", "overflow", "trimmed"),
     ("recap-q6", "shape", 19),
+    ("three-q1", "unknown_id", "L9999"),
+    ("three-q1", "not_a_group_start", "L0058"),
+    ("three-q1", "before_compaction", "L0022"),
+    ("three-q1", "summary_cost", "L0048"),  # the newest compaction's first kept entry
+    ("three-q1", "shape", 57),
+    ("three-q2", "unknown_field", {"goal", "changed_files"}),
+    ("three-q2", "union", {"goal", "completed", "decisions", "changedFiles", "unresolved", "next"}),
+    ("three-q2", "missing", {"goal", "next"}),
+    ("three-q2", "extra", {"goal", "changedFiles", "unresolved", "next", "constraints"}),
+    ("three-q2", "shape", "goal"),
 ]
 
 UNREACHABLE: dict[tuple[str, str], str] = {
