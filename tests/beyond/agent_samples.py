@@ -101,6 +101,10 @@ class _Claude:
         self.records: list[dict[str, Any]] = []
         self.count = 0
         self.second = 0
+        self.context = 12_000
+        """What the next call's prompt reads from the cache: it grows by 400 a call and
+        starts again, smaller, after a compaction (``compacted``)."""
+        self.last_prompt = 0
 
     def uuid(self) -> str:
         self.count += 1
@@ -153,16 +157,25 @@ class _Claude:
             "usage": {
                 "input_tokens": 4,
                 "cache_creation_input_tokens": 300,
-                "cache_read_input_tokens": 12_000 + 400 * self.count,
+                "cache_read_input_tokens": self.context,
                 "output_tokens": output,
                 "service_tier": "standard",
             },
         }
+        self.last_prompt = 4 + 300 + self.context
+        self.context += 400
         return str(
             self.base("assistant", parent, message=message, requestId=f"req_{message_id}", **extra)[
                 "uuid"
             ]
         )
+
+    def compacted(self) -> int:
+        """The prompt tokens of the last call before a compaction (its ``preTokens``); the next
+        call reads only the summary and what follows, so its prompt starts small again."""
+        before = self.last_prompt
+        self.context = 3_000
+        return before
 
 
 def _say(text: str) -> dict[str, Any]:
@@ -218,7 +231,7 @@ def claude_code_records() -> list[dict[str, Any]]:
     # Compaction 1 (manual): a new root that names its logical parent, then the summary.
     b = str(c.base("system", None, subtype="compact_boundary", content="Conversation compacted",
                    isMeta=False, level="info", logicalParentUuid=last,
-                   compactMetadata={"trigger": "manual", "preTokens": 18_250})["uuid"])  # fmt: skip
+                   compactMetadata={"trigger": "manual", "preTokens": c.compacted()})["uuid"])  # fmt: skip
     summary = c.user(b, CLAUDE_SUMMARY_1, isCompactSummary=True, isVisibleInTranscriptOnly=True)
     u4 = c.user(summary, "Run the whole suite once more.")
     a = c.assistant(u4, "msg_08", _use("toolu_07", "Bash", command="pytest -q"), stop="tool_use")
@@ -246,10 +259,11 @@ def claude_code_records() -> list[dict[str, Any]]:
     c.assistant(side, "msg_s1", _say("Yes, once, in docs/usage.md."), stop="end_turn",
                 isSidechain=True)  # fmt: skip
     last = c.result(task, "toolu_09", "Yes, once, in docs/usage.md.")
-    # Compaction 2 (automatic, near the window).
+    # Compaction 2: asked for again, before the next task (the sample is far from any window,
+    # so an automatic one would be out of place).
     b = str(c.base("system", None, subtype="compact_boundary", content="Conversation compacted",
                    isMeta=False, level="info", logicalParentUuid=last,
-                   compactMetadata={"trigger": "auto", "preTokens": 152_000})["uuid"])  # fmt: skip
+                   compactMetadata={"trigger": "manual", "preTokens": c.compacted()})["uuid"])  # fmt: skip
     summary = c.user(b, CLAUDE_SUMMARY_2, isCompactSummary=True, isVisibleInTranscriptOnly=True)
     u8 = c.user(summary, "Thanks. Commit the change.")
     a = c.assistant(u8, "msg_14", _use("toolu_10", "Bash", command="git commit -am 'Document divide()'"),

@@ -141,7 +141,7 @@ def test_each_compaction_sits_beside_the_chapters_projection_of_the_same_history
         assert row["build_context reason"] == result.reason
         unbounded = build_context(before, max_tokens=MAX_SAFE_INTEGER, estimate_tokens=CHARS)
         assert row["tokens before (chapter)"] == unbounded.tokens.messages
-    assert list(frame["trigger"]) == ["manual", "auto", NO_VALUE, NO_VALUE]
+    assert list(frame["trigger"]) == ["manual", "manual", NO_VALUE, NO_VALUE]
     assert list(frame["agent kept"]) == [0, 0, 2, 0]  # Codex kept two user messages once
 
 
