@@ -24,6 +24,7 @@ from pathlib import Path
 
 from course_lib.track.catalogue import LAB_TOPICS
 from course_lib.track.grading import Grade, Limits, find_submissions, grade_roster
+from course_lib.track.sandbox import choose
 from course_lib.track.starters import (
     lab_modules,
     replace_region_bodies,
@@ -106,10 +107,10 @@ def generate_class(roster: Path, size: int = 100, seed: int = 11) -> dict[str, s
     return students
 
 
-def _timed(roster: Path, jobs: int, limits: Limits) -> tuple[float, list[Grade]]:
+def _timed(roster: Path, jobs: int, limits: Limits, sandbox: str) -> tuple[float, list[Grade]]:
     submissions, _ = find_submissions(roster)
     start = time.perf_counter()
-    grades = grade_roster(submissions, LABS, limits=limits, jobs=jobs)
+    grades = grade_roster(submissions, LABS, limits=limits, jobs=jobs, sandbox=sandbox)
     return time.perf_counter() - start, grades
 
 
@@ -131,6 +132,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--timeout", type=float, default=5.0, help="seconds per submission (default 5)"
     )
     parser.add_argument("--jobs", default="1,2", help="the --jobs values to compare (default 1,2)")
+    parser.add_argument(
+        "--sandbox", choices=["auto", "bwrap", "none"], default="auto", help="as for grade"
+    )
     args = parser.parse_args(argv)
     jobs = [int(value) for value in args.jobs.split(",")]
     limits = Limits(timeout=args.timeout)
@@ -139,8 +143,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         kinds = generate_class(roster, args.submissions)
         mix = ", ".join(f"{count} {kind}" for kind, count in _counts(kinds).items())
         print(f"course-lab grade on a generated class of {len(kinds)} ({mix}),")
-        print(f"timeout {args.timeout:g} s per submission")
-        results = {n: _timed(roster, n, limits) for n in jobs}
+        print(f"timeout {args.timeout:g} s per submission, sandbox {choose(args.sandbox)}")
+        results = {n: _timed(roster, n, limits, args.sandbox) for n in jobs}
     width = max(len(str(n)) for n in jobs)
     for n, (seconds, _) in results.items():
         rate = len(kinds) / seconds * 60

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import json
 import os
 import sys
@@ -18,12 +19,13 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..base.errors import CourseError
 from ..track.catalogue import LAB_TOPICS
 from ..track.checks import (
     LabReport,
+    check_names,
     extended_test_files,
     reports_as_json,
     resolve_labs,
@@ -32,11 +34,21 @@ from ..track.checks import (
     short_message,
     workbook_path,
 )
+from ..track.hidden_checks import HIDDEN_CASES
 from ..track.hints_zh import hint_in_language
 from ..track.language import LANGUAGES, Lang, check_language, folder_language
 from ..track.language import text as line_in
+from ..track.lms import DEFAULT_ASSIGNMENT
 from ..track.practice import check_practice_package
+from ..track.similarity import SIMILARITY_THRESHOLD
 from ..track.starters import CHAPTER, chapter_exports, fill_solution, write_practice_package
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..track.grading import Grade
+    from ..track.hidden_checks import HiddenPlan
+    from ..views.grade_report import ReportOptions
 
 __all__ = ["DEFAULT_PRACTICE_DIR", "register"]
 
@@ -358,29 +370,97 @@ _GRADE_EPILOG = """examples:
                                                  the chapter plus the transfer exercise
                                                  (one more column)
   course-lab grade submissions/ --jobs 2 --timeout 30 --out grades/
+  course-lab grade submissions/ --hidden-seed 4711
+                                                 also the instructor's hidden cases
+  course-lab grade submissions/ --students roster.csv --weights points.json
+                                                 LMS ids and points per check
 
 ROSTER holds one entry per student: a practice folder (what `course-lab
 practice 11` wrote; it may sit one or two folders deep) or a .zip of one. The
-student is named after the folder or the zip. Each submission is checked in a
-copy, in its own subprocess, with a time limit (--timeout), a memory limit
-(--memory) and a file-size limit (--file-size), so no submission can stop the
-run or change another's result.
+student is named after the folder or the zip. Any other entry (a notebook, a
+.py file, a link) gets a row marked invalid with the reason; only notes
+(.txt, .md, .csv, .json, .html, .log) are skipped. Names are shown escaped
+(bytes that are not UTF-8 as \\xNN).
 
-writes to OUT (default: ROSTER-grades next to ROSTER):
+isolation: every submission is copied (or safely unpacked) into a private
+folder before any code runs, then checked by a fresh worker with a time limit
+(--timeout), a memory limit per process (--memory), a file-size limit that
+also caps printed output (--file-size) and a process limit (--processes). A
+check that hits a limit fails, and the note names the limit and its size. At
+the time limit the worker stops the checks itself (also when the grader was
+started with SIGINT ignored: nohup, cron, CI); the checks that finished count,
+also when the checks process dies (os._exit, a crash). Every process a
+submission started, detached or not, is killed when it ends.
+  with bubblewrap (bwrap; Debian: apt-get install bubblewrap), --sandbox auto
+  uses it: own mount, PID and network namespaces; the Python environment and
+  the workbook read-only; only the submission's copy writable, in a tmpfs of
+  --disk MiB; the roster, the other submissions and OUT are not there; no
+  network; as root, an unprivileged user id of its own.
+  without it: a private copy in its own process group; as root, an
+  unprivileged user id of its own when this Python can run as one (else the
+  grader's rights); no namespaces, so it can read what that user can and use
+  the network. The weaker guarantee is printed once on stderr and written in
+  report.html. Grade code you do not trust with bubblewrap.
+
+writes to OUT (default: ROSTER-grades next to ROSTER, or ROSTER-grades-2, -3 ...
+when an earlier run wrote that; an existing non-empty --out is refused, so an
+earlier gradebook is never overwritten). gradebook.csv, gradebook.json and
+feedback/ are rewritten (atomically) after each student, so a crash or Ctrl-C
+keeps every finished student; the reports and exports follow at the end:
   gradebook.csv    student, passed/total per lab, total, status, labs identical
                    to the reference, note; sorted by student, no times: grading
                    the same roster twice gives the same file
   gradebook.json   the same, with every check's outcome and message, and the
                    class summary
-  report.html      class summary (table and plot), gradebook, feedback per student
-  feedback/*.txt   one file per student to hand back
+  report.html      class summary (table and plot), failures by check and rule,
+                   score histogram (mean, median), hidden cases, similar work
+                   between students, gradebook, feedback per student
+  report-projector.html
+                   the class summary with no name, id or message: for a projector
+  canvas.csv       Canvas gradebook import: Student, ID, SIS User ID (the
+                   student_id), SIS Login ID, Section, the assignment's points,
+                   a Points Possible row
+  gradescope.csv   Gradescope score upload: Name, SID, Email, Total Score
+  feedback/*.txt   one file per student to hand back, in the language their
+                   practice folder recorded (--lang zh: Chinese)
+
+hidden cases (--hidden-seed N): per lab, --hidden-cases random paths, budgets,
+compactions and bad entries drawn from N, answered by the student's package and
+by the reference; a case passes when both give the same value (as plain data)
+or raise the same error class. They run in the same worker and sandbox as the public checks, after
+them, with what is left of --timeout, and are reported beside the 15 (the
+"hidden" column), never counted in "total"; --weights can give them points.
+The same N gives the same cases; students cannot know them in advance.
+
+similarity: each lab's regions are normalised (comments, docstrings, layout,
+annotations and the names of local variables do not count) and compared
+pairwise on what each student wrote beyond the reference; a pair is listed at
+--similarity or more. "identical to the reference" flags only labs of at
+least 60 normalised tokens (Lab 11.1 is smaller: never flagged) that equal the
+reference after the same normalisation.
+
+--students FILE: CSV with the columns folder,student_id (optionally name,
+email); without it, student_id is the folder's name. Students it lacks get an
+empty id and are left out of canvas.csv and gradescope.csv.
+--weights FILE: JSON {"test_name": 2, "hidden 11.3": 3} or CSV check,points;
+checks not listed are worth 1 point, hidden cases 0 unless listed (earned in
+proportion to the cases that agree).
 
 status: ok (every check ran), timeout (stopped at the limit; finished checks
 count), error (does not import, or exits while importing), crashed (the checks
-process died), invalid (not a practice package, unsafe or too large zip).
+process died; finished checks count), invalid (not a practice package, an
+empty, unreadable, unsafe or too large zip, or not a folder or a zip).
+
+notebooks (--notebooks): every .ipynb a submission holds (the entry itself, or
+those in its folder) runs headless after the checks, cell by cell as Run All
+would, in the same sandbox with the same limits (--timeout for all of a
+student's notebooks); each check("11.3-q1", ...) it reaches is judged and
+becomes a column of notebooks.csv: correct, wrong, unanswered, or empty when
+not reached.
 
 exit status: 0 the gradebook was written, 2 bad input (missing or empty
-roster, OUT inside ROSTER, bad option).
+roster, OUT inside ROSTER or not new, bad option, --sandbox bwrap without a
+working bwrap), 130 interrupted (Ctrl-C; the finished students are written).
 """
 
 
@@ -417,7 +497,79 @@ def _register_grade(subparsers: Any) -> None:
         help="largest file or output a submission may write, in MiB (default 16)",
     )
     parser.add_argument(
-        "--out", type=Path, default=None, help="where to write (default: ROSTER-grades)"
+        "--processes",
+        type=int,
+        default=64,
+        metavar="N",
+        help="processes a submission may run at once (default 64)",
+    )
+    parser.add_argument(
+        "--disk",
+        type=int,
+        default=64,
+        metavar="MB",
+        help="everything a submission may write, in MiB, with bubblewrap (default 64)",
+    )
+    parser.add_argument(
+        "--notebooks",
+        action="store_true",
+        help="also run each student's .ipynb files headless, in the same sandbox and limits, "
+        "and write notebooks.csv: one column per notebook exercise",
+    )
+    parser.add_argument(
+        "--sandbox",
+        choices=["auto", "bwrap", "none"],
+        default="auto",
+        help="auto: bubblewrap when it works here (default); bwrap: refuse to grade without "
+        "it; none: no namespaces (the weaker guarantee, printed when grading starts)",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="a new folder to write to (default: ROSTER-grades, or ROSTER-grades-2, -3 ... "
+        "when that exists); an existing non-empty --out is refused",
+    )
+    parser.add_argument(
+        "--hidden-seed",
+        type=int,
+        default=None,
+        metavar="N",
+        help="also run the hidden cases drawn from seed N (default: none)",
+    )
+    parser.add_argument(
+        "--hidden-cases",
+        type=int,
+        default=HIDDEN_CASES,
+        metavar="COUNT",
+        help=f"hidden cases per lab with --hidden-seed (default {HIDDEN_CASES})",
+    )
+    parser.add_argument(
+        "--students",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="CSV folder,student_id[,name,email]: the id the LMS knows each student by",
+    )
+    parser.add_argument(
+        "--weights",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="points per check: JSON {name: points} or CSV check,points (default 1 each)",
+    )
+    parser.add_argument(
+        "--similarity",
+        type=float,
+        default=SIMILARITY_THRESHOLD,
+        metavar="X",
+        help=f"list pairs of students whose work resembles at X or more, 0-1 "
+        f"(default {SIMILARITY_THRESHOLD:g})",
+    )
+    parser.add_argument(
+        "--assignment",
+        default=DEFAULT_ASSIGNMENT,
+        help=f"the assignment's column in canvas.csv (default {DEFAULT_ASSIGNMENT!r})",
     )
     parser.set_defaults(func=_grade)
 
@@ -429,8 +581,14 @@ def _grade_labs(text: str) -> list[str]:
 
 
 def _grade_out(roster: Path, out: Path | None) -> Path:
-    """Where the gradebook goes; never inside the roster, where it would be graded next time."""
-    target = out if out is not None else roster.resolve().parent / f"{roster.resolve().name}-grades"
+    """Where the gradebook goes: a folder no earlier run wrote, never inside the roster.
+
+    An earlier run's gradebook is never overwritten or deleted: by default
+    the next free ``ROSTER-grades``, ``ROSTER-grades-2``, ... is taken; a
+    given ``--out`` that already holds files is refused.
+    """
+    base = roster.resolve().parent / f"{roster.resolve().name}-grades"
+    target = out if out is not None else base
     if target.resolve().is_relative_to(roster.resolve()):
         raise CourseError(
             f"--out {target} is inside the roster {roster}; it would be graded as a "
@@ -438,6 +596,15 @@ def _grade_out(roster: Path, out: Path | None) -> Path:
         )
     if target.exists() and not target.is_dir():
         raise CourseError(f"--out {target} exists and is not a folder; choose another")
+    if out is None:
+        number = 2
+        while target.exists() and any(target.iterdir()):
+            target, number = base.with_name(f"{base.name}-{number}"), number + 1
+    elif target.exists() and any(target.iterdir()):
+        raise CourseError(
+            f"--out {target} already holds files (an earlier run's gradebook?); it is never "
+            "overwritten: choose a new folder, or move that one away yourself"
+        )
     return target
 
 
@@ -460,18 +627,36 @@ def _progress(total: int) -> Iterator[Callable[[Any], None]]:
 
 def _grade(args: argparse.Namespace) -> int:
     from ..track.grading import Limits, find_submissions, grade_roster
+    from ..track.sandbox import choose, guarantee
     from ..views.grade_report import write_gradebook
 
     labs = _grade_labs(args.labs)
-    if args.jobs < 1 or args.timeout <= 0 or args.memory < 64 or args.file_size < 1:
+    if (
+        args.jobs < 1
+        or args.timeout <= 0
+        or args.memory < 64
+        or args.file_size < 1
+        or args.processes < 8
+        or args.disk < 8
+    ):
         raise CourseError(
-            "--jobs must be at least 1, --timeout above 0, --memory at least 64 "
-            "and --file-size at least 1"
+            "--jobs must be at least 1, --timeout above 0, --memory at least 64, "
+            "--file-size at least 1, --processes at least 8 and --disk at least 8"
         )
+    options, hidden = _grade_options(args, labs)  # a bad file fails now, before any grading
     roster: Path = args.roster
     submissions, skipped = find_submissions(roster)
     out = _grade_out(roster, args.out)
-    limits = Limits(timeout=args.timeout, memory_mb=args.memory, file_mb=args.file_size)
+    limits = Limits(
+        timeout=args.timeout,
+        memory_mb=args.memory,
+        file_mb=args.file_size,
+        processes=args.processes,
+        disk_mb=args.disk,
+    )
+    kind = choose(args.sandbox)
+    print(guarantee(kind), file=sys.stderr)
+    options = dataclasses.replace(options, sandbox=guarantee(kind))
     for name in skipped:
         print(f"  (skipped {name}: not a folder or a .zip)")
     print(
@@ -479,10 +664,34 @@ def _grade(args: argparse.Namespace) -> int:
         f"jobs; each may take {limits.timeout:g} s and {limits.memory_mb} MiB."
     )
     start = time.monotonic()
+    finished: list[Any] = []
     with _progress(len(submissions)) as advance:
-        grades = grade_roster(submissions, labs, limits=limits, jobs=args.jobs, on_grade=advance)
+
+        def done(grade: Any) -> None:  # every finished student is on disk at once
+            finished.append(grade)
+            ordered = sorted(finished, key=lambda g: (g.student.casefold(), g.student))
+            write_gradebook(out, ordered, labs, limits, options, partial=True)
+            advance(grade)
+
+        try:
+            grades = grade_roster(
+                submissions,
+                labs,
+                limits=limits,
+                jobs=args.jobs,
+                on_grade=done,
+                hidden=hidden,
+                sandbox=kind,
+            )
+        except KeyboardInterrupt:
+            print(
+                f"Interrupted: the {len(finished)} of {len(submissions)} students graded so far "
+                f"are in {out / 'gradebook.csv'}; grade again into a new folder for the rest.",
+                file=sys.stderr,
+            )
+            return 130
     seconds = time.monotonic() - start
-    written = write_gradebook(out, grades, labs, limits)
+    written = write_gradebook(out, grades, labs, limits, options)
     statuses = Counter(grade.status for grade in grades)
     flagged = sum(bool(grade.identical_labs) for grade in grades)
     print(
@@ -492,9 +701,97 @@ def _grade(args: argparse.Namespace) -> int:
     print("  " + ", ".join(f"{count} {status}" for status, count in sorted(statuses.items())))
     if flagged:
         print(f"  {flagged} with lab regions identical to the reference (see report.html)")
+    for line in _grade_extras_lines(grades, labs, options):
+        print(line)
     feedback = sum(path.parent.name == "feedback" for path in written)
     print(
         f"Wrote {out / 'gradebook.csv'}, {out / 'gradebook.json'}, {out / 'report.html'} "
         f"and {feedback} files in {out / 'feedback'}."
     )
+    if args.notebooks:
+        return _grade_notebooks(submissions, out, limits, kind, args.jobs)
     return 0
+
+
+def _grade_notebooks(
+    submissions: Sequence[Any], out: Path, limits: Any, kind: Any, jobs: int
+) -> int:
+    """``--notebooks``: run every submission's notebooks and write ``notebooks.csv`` as they finish."""
+    from ..track.notebook_grading import grade_notebooks, notebook_sheet
+    from ..views.grade_report import write_atomically
+
+    finished: list[Any] = []
+
+    def done(grade: Any) -> None:
+        finished.append(grade)
+        ordered = sorted(finished, key=lambda g: (g.student.casefold(), g.student))
+        write_atomically(out / "notebooks.csv", notebook_sheet(ordered))
+
+    try:
+        grades = grade_notebooks(submissions, limits=limits, kind=kind, jobs=jobs, on_grade=done)
+    except KeyboardInterrupt:
+        print(
+            f"Interrupted: the notebooks of {len(finished)} of {len(submissions)} students "
+            f"are in {out / 'notebooks.csv'}.",
+            file=sys.stderr,
+        )
+        return 130
+    ran = sum(grade.notebooks > 0 for grade in grades)
+    print(f"Ran the notebooks of {ran} students: wrote {out / 'notebooks.csv'}.")
+    return 0
+
+
+def _grade_options(
+    args: argparse.Namespace, labs: list[str]
+) -> tuple[ReportOptions, HiddenPlan | None]:
+    """The report's options and the hidden-case plan, from ``--students``, ``--weights``,
+    ``--similarity`` and ``--hidden-seed``; a bad value or file is a ``CourseError``."""
+    from ..track.hidden_checks import HiddenPlan
+    from ..track.lms import Weights, read_students, read_weights
+    from ..views.grade_report import ReportOptions
+
+    if not 0 <= args.similarity <= 1:
+        raise CourseError(f"--similarity must be between 0 and 1, not {args.similarity:g}")
+    if args.hidden_cases < 1:
+        raise CourseError("--hidden-cases must be at least 1")
+    students = read_students(args.students) if args.students is not None else None
+    checks = [name for lab in labs for name in check_names(lab)]
+    weights = read_weights(args.weights, checks, labs) if args.weights is not None else Weights()
+    hidden = None if args.hidden_seed is None else HiddenPlan(args.hidden_seed, args.hidden_cases)
+    options = ReportOptions(
+        students=students,
+        weights=weights,
+        similarity=args.similarity,
+        assignment=args.assignment,
+        hidden_seed=args.hidden_seed,
+    )
+    return options, hidden
+
+
+def _grade_extras_lines(
+    grades: Sequence[Grade], labs: list[str], options: ReportOptions
+) -> list[str]:
+    """What the run adds to the counts: hidden cases, similar pairs, ids the LMS lacks."""
+    from ..track.lms import student_ids
+    from ..views.grade_report import similar_pairs_of
+
+    lines: list[str] = []
+    cases = [case for grade in grades for case in grade.hidden]
+    if cases:
+        agree = sum(case.outcome == "passed" for case in cases)
+        lines.append(f"  hidden cases: {agree}/{len(cases)} agree with the reference")
+    pairs = similar_pairs_of(grades, labs, options)
+    if pairs:
+        lines.append(f"  {len(pairs)} pairs of students with similar work (see report.html)")
+    missing = [name for name, found in student_ids(grades, options.students).items() if not found]
+    if missing:
+        lines.append(
+            f"  {len(missing)} students have no id in --students and are left out of "
+            f"canvas.csv and gradescope.csv: {', '.join(missing)}"
+        )
+    if options.students is not None:
+        graded = {grade.student for grade in grades}
+        absent = sorted(name for name in options.students if name not in graded)
+        if absent:
+            lines.append(f"  no submission from {len(absent)} listed students: {', '.join(absent)}")
+    return lines

@@ -1,33 +1,32 @@
-"""Grade a class: check every submission in its own limited subprocess, so none can break the run.
+"""Grade a class: stage every submission, then check each copy in a sandboxed worker of its own.
 
 A roster is a folder with one entry per student: a practice folder (what
-``course-lab practice 11`` wrote) or a ``.zip`` of one. Each submission is
-copied (or safely unpacked) into a fresh temporary folder and checked there
-by a new interpreter (``python -m course_lib.track.grading --worker``) that
+``course-lab practice 11`` wrote) or a ``.zip`` of one. Before any code runs,
+every entry is staged: copied (or safely unpacked) into the grader's private
+folder, so a submission that runs cannot change one graded later. Each
+staged copy is then checked by a fresh interpreter
+(``python -m course_lib.track.grade_worker``) that
 
-* runs in its own process group, killed whole at the time limit;
-* limits its own memory (``RLIMIT_AS``) and the size of any file it writes,
-  its captured output included (``RLIMIT_FSIZE``), before it imports any
-  student code; the pytest run it starts inherits both (POSIX only);
-* works in the temporary folder (also its ``HOME`` and ``TMPDIR``), so
-  writing files can touch neither the roster nor another submission.
+* runs inside the fence ``sandbox`` chose: bubblewrap namespaces where they
+  work, else a private copy and, when the grader is root, a user id of its
+  own (``sandbox.GUARANTEES`` says exactly what each level holds);
+* limits its memory (``RLIMIT_AS``), the size of any file it writes, its
+  captured output included (``RLIMIT_FSIZE``), its processes
+  (``RLIMIT_NPROC``) and, in bubblewrap, its disk (a size-limited tmpfs),
+  before it imports any student code;
+* reports each check as it finishes on a file the grader opened, so a run
+  killed at the time limit, or ended by ``os._exit`` or a crash, still
+  counts the checks that finished.
 
-The checks are the ones ``course-lab check`` runs (``run_checks``); at the
-time limit pytest is interrupted, the checks that finished still count and
-the others fail with a ``Timeout:`` message. The grades are sorted by
-student and hold no times, so grading the same roster twice gives the same
-gradebook (see ``grade_report``).
-
-This isolates accidents (an endless loop, ``sys.exit``, a crash, huge
-output, stray files), not a determined attacker: student code runs with the
-grader's user rights. Grade untrusted code inside a container.
+At the time limit the worker interrupts pytest itself (whatever signal
+dispositions the grader inherited); a worker that does not stop is killed
+with every process it started. The grades are sorted by student and hold no
+times, so grading the same roster twice gives the same gradebook (see
+``grade_report``).
 """
 
 from __future__ import annotations
 
-import argparse
-import ast
-import contextlib
 import json
 import os
 import re
@@ -36,20 +35,40 @@ import signal
 import subprocess
 import sys
 import tempfile
-import textwrap
 import threading
 import time
 import uuid
 import zipfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
 from ..base.errors import CourseError
-from .checks import check_names, reports_as_json, run_checks
-from .starters import LabMarkError, find_regions, lab_modules, solution_bodies
+from .checks import check_names
+from .hidden_checks import (  # the instructor's seeded cases (--hidden-seed)
+    HiddenPlan,
+    HiddenResult,
+    hidden_from_json,
+    hidden_worker_options,
+)
+from .sandbox import (
+    INSIDE,
+    MARKER,
+    SUBMISSION_INSIDE,
+    Fence,
+    SandboxKind,
+    bwrap_command,
+    choose,
+    end_everything,
+    process_cap,
+    wait_for,
+    workbook_root,
+    worker_uid,
+)
+from .similarity import lab_work, reference_work, same_as_reference
+from .submission_facts import SubmissionFacts, read_facts
 
 __all__ = [
     "STATUS_MEANING",
@@ -70,8 +89,8 @@ STATUS_MEANING: dict[Status, str] = {
     "ok": "every check ran",
     "timeout": "stopped at the time limit; the checks that finished count",
     "error": "could not be checked: the package does not import, or exits while importing",
-    "crashed": "the checks process died (memory, a signal, os._exit) before it reported",
-    "invalid": "not a practice package, or an unsafe or too large folder or zip",
+    "crashed": "the checks process died (a signal, os._exit); the checks that finished count",
+    "invalid": "not a practice package: an empty, unsafe or too large zip, or not a folder or zip",
 }
 """What each gradebook status means, for the report and the instructor guide."""
 
@@ -96,6 +115,10 @@ class Limits:
     """The largest submission, as a folder or unpacked from its zip, in MiB."""
     max_files: int = 2000
     """The most files one submission may hold."""
+    processes: int = 64
+    """The most processes one submission may run at once (``RLIMIT_NPROC``)."""
+    disk_mb: int = 64
+    """Everything one submission may write, in MiB (bubblewrap's tmpfs; per file otherwise)."""
 
 
 @dataclass(frozen=True)
@@ -128,6 +151,10 @@ class Grade:
     checks: tuple[CheckResult, ...]
     note: str = ""
     identical_labs: tuple[str, ...] = ()
+    hidden: tuple[HiddenResult, ...] = ()
+    """The hidden cases' results (``--hidden-seed``), beside the checks; empty when not asked."""
+    facts: SubmissionFacts = field(default_factory=SubmissionFacts)
+    """The student's language and normalised lab work, read before any of its code ran."""
     seconds: float = field(default=0.0, compare=False)
 
     def score(self, lab: str) -> tuple[int, int]:
@@ -155,11 +182,32 @@ def _is_hidden(path: Path) -> bool:
     return path.name.startswith((".", "__"))
 
 
-def find_submissions(roster: Path) -> tuple[list[Submission], list[str]]:
-    """One submission per folder or ``.zip`` in ``roster``, sorted by student, and what was skipped.
+NOTES_SUFFIXES = frozenset({".txt", ".md", ".rst", ".csv", ".tsv", ".json", ".html", ".log"})
+"""Files in a roster that are the instructor's notes, not a student's entry: skipped, no row."""
 
-    A student is named after the folder, or the zip without ``.zip``; when a
-    folder and a zip share a name, the zip keeps its full file name.
+
+def visible_name(name: str) -> str:
+    """A file name as text anyone can read and every format can hold.
+
+    Bytes that are not UTF-8 (kept by Python as surrogates) become ``\\xNN``
+    and control characters ``\\n``-style escapes; letters of any script and
+    spaces stay as they are.
+    """
+    raw = name.encode("utf-8", "surrogateescape")
+    text = raw.decode("utf-8", "backslashreplace")
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
+
+
+def find_submissions(roster: Path) -> tuple[list[Submission], list[str]]:
+    """One submission per entry in ``roster``, sorted by student, and the notes files skipped.
+
+    A student is named after the folder, or the file without ``.zip``; when a
+    folder and a zip share a name, the zip keeps its full file name. An entry
+    that is neither a folder nor a zip (a notebook, a single ``.py`` file, a
+    symbolic link) is a submission too, graded ``invalid`` with the reason, so
+    every student gets a row; only the instructor's own notes
+    (``NOTES_SUFFIXES``) and hidden entries are skipped. Names are shown
+    escaped (``visible_name``), whatever bytes they hold.
     """
     if not roster.exists():
         raise CourseError(
@@ -168,21 +216,30 @@ def find_submissions(roster: Path) -> tuple[list[Submission], list[str]]:
         )
     if not roster.is_dir():
         raise CourseError(f"roster {roster} is not a folder; give a folder of submissions")
-    entries = sorted(roster.iterdir(), key=lambda path: path.name)
-    folders = [p for p in entries if p.is_dir() and not p.is_symlink() and not _is_hidden(p)]
-    zips = [p for p in entries if p.is_file() and p.suffix.lower() == ".zip" and not _is_hidden(p)]
-    skipped = [p.name for p in entries if p not in folders and p not in zips and not _is_hidden(p)]
-    submissions = [Submission(student=folder.name, path=folder) for folder in folders]
-    taken = {folder.name for folder in folders}
-    for archive in zips:
-        name = archive.stem if archive.stem not in taken else archive.name
+    entries = sorted((p for p in roster.iterdir() if not _is_hidden(p)), key=lambda path: path.name)
+    folders = [p for p in entries if p.is_dir() and not p.is_symlink()]
+    skipped = [
+        p.name
+        for p in entries
+        if p.is_file() and not p.is_symlink() and p.suffix.lower() in NOTES_SUFFIXES
+    ]
+    files = [p for p in entries if p not in folders and p.name not in skipped]
+    submissions = [Submission(student=visible_name(folder.name), path=folder) for folder in folders]
+    taken = {submission.student for submission in submissions}
+    for file in files:
+        is_zip = file.suffix.lower() == ".zip" and not file.is_symlink()
+        name = visible_name(file.stem if is_zip else file.name)
+        if name in taken:
+            name = visible_name(file.name)
         taken.add(name)
-        submissions.append(Submission(student=name, path=archive))
+        submissions.append(Submission(student=name, path=file))
     if not submissions:
         raise CourseError(
             f"no submissions in {roster}; expected one practice folder or .zip per student"
         )
-    return sorted(submissions, key=lambda s: (s.student.casefold(), s.student)), skipped
+    return sorted(submissions, key=lambda s: (s.student.casefold(), s.student)), [
+        visible_name(name) for name in skipped
+    ]
 
 
 def _package_root(directory: Path, depth: int = 3) -> Path:
@@ -268,59 +325,90 @@ def _unpack(archive: Path, target: Path, limits: Limits) -> None:
         raise InvalidSubmission(f"not a readable zip file ({error})") from None
 
 
+_NOT_A_PACKAGE = {
+    ".ipynb": "a notebook",
+    ".py": "a single Python file",
+    ".tar": "a tar archive",
+    ".gz": "a compressed archive",
+    ".tgz": "a compressed archive",
+    ".rar": "a RAR archive",
+    ".7z": "a 7-Zip archive",
+}
+
+
 def _prepare(submission: Submission, scratch: Path, limits: Limits) -> Path:
     """Put the submission's package into ``scratch/ch11`` and return that folder."""
     target = scratch / PACKAGE
+    if submission.path.is_symlink():
+        raise InvalidSubmission(
+            "a symbolic link, not followed: put the practice folder or its .zip in the roster"
+        )
     if submission.path.is_dir():
         _copy_package(_package_root(submission.path), target, limits)
         return target
+    if submission.path.suffix.lower() != ".zip":
+        what = _NOT_A_PACKAGE.get(submission.path.suffix.lower(), "not a folder or a .zip")
+        raise InvalidSubmission(
+            f"{what}, not a practice package: hand in the folder `course-lab practice 11` "
+            "wrote, or a .zip of it"
+        )
+    if submission.path.stat().st_size == 0:
+        raise InvalidSubmission("the zip file is empty (0 bytes): nothing was handed in")
     unpacked = scratch / "unpacked"
+    unpacked.mkdir()
     _unpack(submission.path, unpacked, limits)
+    if not any(unpacked.iterdir()):
+        raise InvalidSubmission("the zip is empty: it holds no files")
     shutil.move(_package_root(unpacked), target)
     return target
+
+
+@dataclass(frozen=True)
+class StagedSubmission:
+    """A submission copied into the grader's private staging folder, or why it could not be."""
+
+    submission: Submission
+    package: Path | None
+    problem: str = ""
+
+
+def stage(submission: Submission, folder: Path, limits: Limits) -> StagedSubmission:
+    """Copy (or safely unpack) ``submission`` into ``folder`` before any submission's code runs.
+
+    The grader stages the whole roster first, so a submission that runs
+    cannot change one that is graded later. The copy is made readable (not
+    writable) for everyone: the worker's own user id reads it, and only the
+    grader can reach the private folder it sits in.
+    """
+    folder.mkdir(parents=True)
+    try:
+        package = _prepare(submission, folder, limits)
+    except InvalidSubmission as error:
+        return StagedSubmission(submission, None, str(error))
+    except OSError as error:
+        why = error.strerror or str(error)
+        return StagedSubmission(submission, None, f"could not be read ({why})")
+    for parent, names, files in os.walk(package):
+        for name in names:
+            (Path(parent) / name).chmod(0o755)
+        for name in files:
+            (Path(parent) / name).chmod(0o644)
+    package.chmod(0o755)
+    return StagedSubmission(submission, package)
 
 
 # --- copied solutions ----------------------------------------------------------------------
 
 
-def _normalised(lines: Sequence[str]) -> str:
-    """Code compared as a syntax tree, so that layout does not matter but the code does.
-
-    ``ast.dump`` ignores indentation, blank lines, comments, line breaks,
-    quote style and redundant parentheses; names, literals, docstrings and the
-    order of statements all count. A fragment that does not parse is compared
-    line by line, with whitespace collapsed and comment lines dropped.
-    """
-    source = textwrap.dedent("\n".join(lines))
-    try:
-        return ast.dump(ast.parse(source))
-    except SyntaxError:
-        kept = [" ".join(line.split()) for line in source.splitlines()]
-        return "\n".join(line for line in kept if line and not line.startswith("#"))
-
-
 def identical_labs(package: Path, labs: Sequence[str]) -> tuple[str, ...]:
-    """The labs whose every region in ``package`` is the reference solution, up to layout.
+    """The labs whose work in ``package`` is substantial and the reference after normalisation.
 
-    A lab filled by ``course-lab solution`` is identical too: a flag is a
-    question for the instructor, not a verdict.
+    Comments, layout and the names of local variables do not matter
+    (``similarity``); a lab too small to be written more than a few ways is
+    never flagged. A lab filled by ``course-lab solution`` is identical too:
+    a flag is a question for the instructor, not a verdict.
     """
-    same: list[str] = []
-    for lab in labs:
-        for module in lab_modules(lab):
-            path = package / f"{module}.py"
-            try:
-                text = path.read_text(encoding="utf-8")
-                regions = [r for r in find_regions(text, path.name) if r.lab == lab]
-            except (OSError, UnicodeDecodeError, LabMarkError):
-                break
-            lines = text.splitlines()
-            theirs = [_normalised(region.body(lines)) for region in regions]
-            if theirs != [_normalised(body) for body in solution_bodies(module, lab)]:
-                break
-        else:
-            same.append(lab)
-    return tuple(same)
+    return same_as_reference(lab_work(package, labs), reference_work(labs))
 
 
 # --- running one submission ----------------------------------------------------------------
@@ -337,10 +425,11 @@ def _check_names(lab: str) -> list[str]:
 _PRIVATE_NAME = re.compile(r"\bpractice_(?:check_)?[0-9a-f]{12}\b")
 
 
-def _cleaned(text: str, scratch: Path) -> str:
+def _cleaned(text: str, folders: Sequence[Path]) -> str:
     """A message without this run's temporary paths or module names, on one line."""
-    for folder in {str(scratch.resolve()), str(scratch)}:
-        text = text.replace(folder + os.sep, "").replace(folder, ".")
+    for scratch in folders:
+        for folder in {str(scratch.resolve()), str(scratch)}:
+            text = text.replace(folder + os.sep, "").replace(folder, ".")
     return " ".join(_PRIVATE_NAME.sub("practice", text).split())  # whole, never cut
 
 
@@ -349,19 +438,32 @@ def _not_run(student: str, status: Status, note: str, labs: Sequence[str]) -> Gr
     return Grade(student=student, status=status, checks=checks, note=note)
 
 
-_running: set[subprocess.Popen[bytes]] = set()
+_running: dict[subprocess.Popen[bytes], Fence] = {}
 _running_lock = threading.Lock()
 
 
-def _kill_group(process: subprocess.Popen[bytes]) -> None:
-    """Kill the worker and everything it started (its process group)."""
+def _channel(path: Path, cap: int) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+    """The worker's report: its final result (``None`` if it never sent one) and the rows it sent.
+
+    Read at most ``cap`` bytes: the file is capped by the worker's own file-size limit anyway.
+    """
+    result: dict[str, Any] | None = None
+    rows: list[dict[str, Any]] = []
     try:
-        if os.name == "posix":
-            os.killpg(process.pid, signal.SIGKILL)
-        else:
-            process.kill()
-    except (ProcessLookupError, PermissionError):
-        pass
+        with path.open("rb") as handle:
+            data = handle.read(cap)
+    except OSError:
+        return None, []
+    for line in data.splitlines():
+        try:
+            item = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(item, dict) and isinstance(item.get("row"), dict):
+            rows.append(item["row"])
+        elif isinstance(item, dict) and isinstance(item.get("result"), dict):
+            result = item["result"]
+    return result, rows
 
 
 def _last_line(output: Path) -> str:
@@ -372,67 +474,134 @@ def _last_line(output: Path) -> str:
     return lines[-1] if lines else ""
 
 
-def _run_worker(
-    scratch: Path, labs: Sequence[str], limits: Limits
-) -> tuple[dict[str, Any] | None, bool, int | None, str]:
-    """Check ``scratch/ch11`` in a new, limited interpreter: (result, killed, exit status, last line)."""
-    result = scratch / f"result-{uuid.uuid4().hex}.json"
-    home = scratch / "home"
-    (home / "tmp").mkdir(parents=True)
-    # -P: the temporary folder is not on sys.path; PYTHONPATH: the grader's own course_lib.
-    command = [
-        sys.executable,
-        "-P",
-        "-m",
-        "course_lib.track.grading",
-        "--worker",
-        PACKAGE,
-        str(result),
-    ]
-    command += ["--labs", ",".join(labs), "--timeout", f"{limits.timeout:g}"]
-    command += ["--memory-mb", str(limits.memory_mb), "--file-mb", str(limits.file_mb)]
-    here = str(Path(__file__).resolve().parents[2])
+def _environment(fence: Fence, home: Path | None) -> dict[str, str]:
+    """What the worker sees: a small, fixed environment (no grader secrets, same every run)."""
     environment = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join(filter(None, [here, os.environ.get("PYTHONPATH")])),
-        "HOME": str(home),
-        "TMPDIR": str(home / "tmp"),
+        "PATH": os.environ.get("PATH", os.defpath),
+        "LANG": "C.UTF-8",
+        "PYTHONPATH": str(workbook_root()),
         "PYTHONHASHSEED": "0",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTHONUTF8": "1",
         "MPLBACKEND": "Agg",
+        MARKER: fence.marker,
     }
-    output = scratch / "output.txt"
-    killed = False
-    with output.open("wb") as sink:
-        process = subprocess.Popen(
-            command,
-            cwd=scratch,
-            stdin=subprocess.DEVNULL,
-            stdout=sink,
-            stderr=subprocess.STDOUT,
-            env=environment,
-            start_new_session=os.name == "posix",
-        )
-        with _running_lock:
-            _running.add(process)
+    if home is not None:
+        environment.update(HOME=str(home), TMPDIR=str(home / "tmp"))
+    if os.name == "nt":  # pragma: no cover - the interpreter needs it to start at all
+        environment["SYSTEMROOT"] = os.environ.get("SYSTEMROOT", "")
+    return environment
+
+
+@dataclass(frozen=True)
+class _WorkerRun:
+    """What one worker left: its result, the rows it sent, whether it was killed, how it ended."""
+
+    result: dict[str, Any] | None
+    rows: list[dict[str, Any]]
+    killed: bool
+    status: int | None
+    last: str
+    folders: tuple[Path, ...]
+    """Where the submission ran, to be left out of messages."""
+
+
+def _run_worker(
+    staged: Path,
+    labs: Sequence[str],
+    limits: Limits,
+    kind: SandboxKind,
+    private: Path,
+    hidden: HiddenPlan | None = None,
+) -> _WorkerRun:
+    """Check the staged copy ``staged`` in a fresh, confined interpreter and collect its report."""
+    arguments = ["--labs", ",".join(labs), *hidden_worker_options(hidden)]
+    return run_confined("course_lib.track.grade_worker", arguments, staged, limits, kind, private)
+
+
+def run_confined(
+    module: str,
+    arguments: Sequence[str],
+    staged: Path,
+    limits: Limits,
+    kind: SandboxKind,
+    private: Path,
+) -> _WorkerRun:
+    """Run ``python -m module ch11 ARGUMENTS`` on a copy of ``staged``, confined, and collect its report.
+
+    The worker gets the limits as options (``--timeout``, ``--memory-mb``,
+    ``--file-mb``, ``--processes``) and reports on ``--channel-fd``; with
+    bubblewrap it copies ``staged`` itself (``--copy-from``) and drops to
+    ``--as-uid``. ``private`` is the grader's own folder for this run (the
+    worker's output and report files); the worker never sees it. Everything
+    the worker started is killed before this returns, whatever happened.
+    """
+    with worker_uid(kind) as uid:
+        fence = Fence(kind=kind, uid=uid, marker=uuid.uuid4().hex)
+        worker = [sys.executable, "-P", "-m", module, PACKAGE, *arguments]
+        worker += ["--timeout", f"{limits.timeout:g}"]
+        worker += ["--memory-mb", str(limits.memory_mb), "--file-mb", str(limits.file_mb)]
+        worker += ["--processes", str(process_cap(limits.processes, uid))]
+        channel_path = private / "channel.jsonl"
+        output = private / "output.txt"
+        scratch: Path | None = None
         try:
-            process.wait(timeout=limits.timeout + HARD_GRACE_SECONDS)
-        except subprocess.TimeoutExpired:
-            killed = True
+            if kind == "bwrap":
+                worker += ["--copy-from", str(SUBMISSION_INSIDE)]
+                worker += ["--as-uid", str(uid)] if uid is not None else []
+                home = None
+                cwd = private
+            else:
+                scratch = Path(tempfile.mkdtemp(prefix="course-lab-grade-"))
+                _copy_tree(staged, scratch / PACKAGE)
+                (scratch / "home" / "tmp").mkdir(parents=True)
+                if uid is not None:
+                    _give_to(scratch, uid)
+                home, cwd = scratch / "home", scratch
+            with channel_path.open("wb") as channel, output.open("wb") as sink:
+                fd = channel.fileno()
+                if kind == "bwrap":
+                    command = bwrap_command(
+                        worker, staged, disk_mb=limits.disk_mb, uid=uid, channel_fd=fd
+                    )
+                else:
+                    command = [*worker, "--channel-fd", str(fd)]
+                process = subprocess.Popen(
+                    command,
+                    cwd=cwd,
+                    stdin=subprocess.DEVNULL,
+                    stdout=sink,
+                    stderr=subprocess.STDOUT,
+                    env=_environment(fence, home),
+                    pass_fds=(fd,),
+                    **fence.popen_options(),  # type: ignore[call-overload]
+                )
+                with _running_lock:
+                    _running[process] = fence
+                try:
+                    killed = not wait_for(process, limits.timeout + HARD_GRACE_SECONDS)
+                finally:
+                    end_everything(process, fence)  # also whatever it left running, detached or not
+                    with _running_lock:
+                        _running.pop(process, None)
         finally:
-            _kill_group(process)  # also whatever it left running
-            process.wait()
-            with _running_lock:
-                _running.discard(process)
-    try:
-        found = json.loads(result.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        found = None
-    return (
-        found if isinstance(found, dict) else None,
-        killed,
-        process.returncode,
-        _last_line(output),
-    )
+            if scratch is not None:
+                shutil.rmtree(scratch, ignore_errors=True)
+    result, rows = _channel(channel_path, (limits.file_mb + 1) * 2**20)
+    folders = (INSIDE,) if scratch is None else (scratch,)
+    return _WorkerRun(result, rows, killed, process.returncode, _last_line(output), folders)
+
+
+def _copy_tree(source: Path, target: Path) -> None:
+    shutil.copytree(source, target, symlinks=False)
+
+
+def _give_to(folder: Path, uid: int) -> None:
+    """Make ``folder`` and everything in it belong to ``uid`` (the worker's own user id)."""
+    os.chown(folder, uid, uid)
+    for parent, names, files in os.walk(folder):
+        for name in [*names, *files]:
+            os.chown(Path(parent) / name, uid, uid, follow_symlinks=False)
 
 
 def _exit_reason(status: int | None) -> str:
@@ -444,14 +613,44 @@ def _exit_reason(status: int | None) -> str:
     return f"ended with exit status {status}"
 
 
+def _checks_from_rows(
+    rows: Sequence[dict[str, Any]], labs: Sequence[str], unfinished: str
+) -> tuple[CheckResult, ...]:
+    """Every check, from the rows a worker sent before it stopped; the rest failed with why.
+
+    The checks run in file order, lab after lab, so the first one missing is
+    the one that was running: it gets ``unfinished``, the later ones a
+    ``not run`` message.
+    """
+    reported = {str(row.get("name", "")).split("[")[0]: row for row in rows}
+    checks: list[CheckResult] = []
+    running = True
+    for lab in labs:
+        for name in _check_names(lab):
+            row = reported.get(name)
+            if row is not None:
+                outcome: CheckOutcomeName = "passed" if row.get("outcome") == "passed" else "failed"
+                message = "" if outcome == "passed" else str(row.get("detail") or "not reported")
+                checks.append(CheckResult(lab, name, outcome, message))
+                continue
+            message = unfinished if running else "not run: the checks process had stopped"
+            running = False
+            checks.append(CheckResult(lab, name, "failed", message))
+    return tuple(checks)
+
+
 def _from_result(
-    student: str, result: dict[str, Any], labs: Sequence[str], scratch: Path, limits: Limits
+    student: str,
+    result: dict[str, Any],
+    labs: Sequence[str],
+    folders: Sequence[Path],
+    limits: Limits,
 ) -> Grade:
     """A grade from the worker's JSON (the object ``course-lab check --format json`` prints)."""
     if "error" in result:
         reported_status = result.get("status")
         status: Status = reported_status if reported_status in ("crashed", "timeout") else "error"
-        return _not_run(student, status, _cleaned(str(result["error"]), scratch), labs)
+        return _not_run(student, status, _cleaned(str(result["error"]), folders), labs)
     reported = {
         (row.get("lab"), row.get("name")): row
         for row in result.get("checks", [])
@@ -463,50 +662,151 @@ def _from_result(
             row = reported.get((lab, name), {})
             outcome: CheckOutcomeName = "passed" if row.get("outcome") == "passed" else "failed"
             message = "" if outcome == "passed" else str(row.get("message") or "not reported")
-            checks.append(CheckResult(lab, name, outcome, _cleaned(message, scratch)))
+            checks.append(CheckResult(lab, name, outcome, _cleaned(message, folders)))
     timed_out = bool(result.get("timed_out"))
     note = (
         f"stopped after {limits.timeout:g} s; the checks that finished count" if timed_out else ""
     )
-    return Grade(student, "timeout" if timed_out else "ok", tuple(checks), note)
+    hidden = hidden_from_json(result.get("hidden"))
+    return Grade(student, "timeout" if timed_out else "ok", tuple(checks), note, hidden=hidden)
+
+
+def _from_run(student: str, run: _WorkerRun, labs: Sequence[str], limits: Limits) -> Grade:
+    """The grade of one worker run: its result when it sent one, else the rows it had sent."""
+    folders = run.folders
+    result = run.result
+    if result is not None and ("error" not in result or not run.rows):
+        return _from_result(student, result, labs, folders, limits)
+    timed_out = run.killed or (result or {}).get("status") == "timeout"
+    if timed_out and run.rows:
+        unfinished = "Timeout: did not finish within the time limit; look for an endless loop"
+        checks = _checks_from_rows(run.rows, labs, unfinished)
+        note = f"stopped after {limits.timeout:g} s; the checks that finished count"
+        return Grade(student, "timeout", _cleaned_checks(checks, folders), note)
+    if timed_out:
+        note = (
+            f"did not finish within {limits.timeout:g} s "
+            "(hanging while importing, or ignoring the stop)"
+        )
+        return _not_run(student, "timeout", note, labs)
+    if result is not None:
+        why = _PROGRESS_ONLY.sub(
+            "could not run: pytest ended before it wrote its results (os._exit, or a crash)",
+            _cleaned(str(result["error"]), folders),
+        )
+    else:
+        why = f"the checks process {_exit_reason(run.status)}"
+        why += f": {_cleaned(run.last, folders)}" if run.last else ""
+    if not run.rows:
+        return _not_run(student, "crashed", why, labs)
+    unfinished = f"crashed: the checks process ended during this check ({why})"
+    checks = _checks_from_rows(run.rows, labs, unfinished)
+    finished = len(run.rows)
+    note = f"{why}; the {finished} checks that finished before it count"
+    return Grade(student, "crashed", _cleaned_checks(checks, folders), note)
+
+
+_PROGRESS_ONLY = re.compile(r"could not run: [.FEsx]+$")
+"""A run that died prints only pytest's progress marks as its last line: say what happened."""
+
+
+def _cleaned_checks(
+    checks: Sequence[CheckResult], folders: Sequence[Path]
+) -> tuple[CheckResult, ...]:
+    return tuple(replace(check, message=_cleaned(check.message, folders)) for check in checks)
+
+
+_LIMIT_MESSAGES: tuple[tuple[str, str], ...] = (
+    (
+        "[Errno 27]",
+        "{count} went over the file-size limit of {file_mb} MiB (--file-size): one file, "
+        "or everything a check prints, may hold at most {file_mb} MiB",
+    ),
+    (
+        "[Errno 28]",
+        "{count} ran out of disk space: a submission may write at most {disk_mb} MiB in all",
+    ),
+    (
+        "MemoryError",
+        "{count} ran out of memory: each process may use at most {memory_mb} MiB (--memory)",
+    ),
+    (
+        "[Errno 11]",
+        "{count} could not start a process: a submission may run at most {processes} at once",
+    ),
+)
+
+
+def _limits_note(grade: Grade, limits: Limits) -> Grade:
+    """Add to the note which limit a failing check hit, and how much that limit is."""
+    notes: list[str] = []
+    for marker, text in _LIMIT_MESSAGES:
+        count = sum(marker in check.message for check in grade.checks if check.outcome == "failed")
+        if count:
+            what = "1 check" if count == 1 else f"{count} checks"
+            notes.append(text.format(count=what, **asdict(limits)))
+    if not notes:
+        return grade
+    return replace(grade, note="; ".join(filter(None, [grade.note, *notes])))
+
+
+_FORCE_ADVICE = re.compile(
+    r"(?:fix that, or )?regenerate it with `course-lab practice 11 [^`]*--force`"
+)
+
+
+def _safe_advice(note: str) -> str:
+    """Never advise ``practice --force`` on a graded package: it would overwrite the student's edits."""
+    return _FORCE_ADVICE.sub(
+        "fix that line, then check again with `course-lab check 11 --impl <your practice folder>`",
+        note,
+    )
+
+
+def _grade_staged(
+    staged: StagedSubmission,
+    labs: Sequence[str],
+    limits: Limits,
+    kind: SandboxKind,
+    hidden: HiddenPlan | None,
+) -> Grade:
+    """Grade one staged submission: its copy runs in a fresh worker; nothing here raises for it."""
+    start = time.monotonic()
+    student = staged.submission.student
+    if staged.package is None:
+        grade = _not_run(student, "invalid", staged.problem, labs)
+        return replace(grade, seconds=time.monotonic() - start)
+    with _PARSING:
+        facts = read_facts(staged.package, labs)
+        identical = same_as_reference(facts.work, reference_work(labs))
+    with tempfile.TemporaryDirectory(prefix="course-lab-run-") as folder:
+        run = _run_worker(staged.package, labs, limits, kind, Path(folder), hidden)
+    grade = _from_run(student, run, labs, limits)
+    grade = replace(grade, note=_safe_advice(grade.note), identical_labs=identical, facts=facts)
+    return replace(_limits_note(grade, limits), seconds=time.monotonic() - start)
 
 
 def grade_submission(
-    submission: Submission, labs: Sequence[str], limits: Limits = Limits()
+    submission: Submission,
+    labs: Sequence[str],
+    limits: Limits = Limits(),
+    hidden: HiddenPlan | None = None,
+    *,
+    sandbox: str = "auto",
 ) -> Grade:
-    """Check one submission in a temporary folder of its own and return its grade.
+    """Stage one submission, check its copy in a fresh sandboxed worker and return its grade.
 
     Never raises for anything the submission does: every problem becomes the
     grade's ``status`` and ``note``.
     """
-    start = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix="course-lab-grade-") as folder:
-        scratch = Path(folder)
-        try:
-            package = _prepare(submission, scratch, limits)
-        except InvalidSubmission as error:
-            grade = _not_run(submission.student, "invalid", str(error), labs)
-        except OSError as error:
-            note = f"could not be read: {type(error).__name__}: {error.strerror or error}"
-            grade = _not_run(submission.student, "invalid", note, labs)
-        else:
-            with _PARSING:
-                identical = identical_labs(package, labs)
-            result, killed, status, last = _run_worker(scratch, labs, limits)
-            if result is not None:
-                grade = _from_result(submission.student, result, labs, scratch, limits)
-            elif killed:
-                note = (
-                    f"did not finish within {limits.timeout:g} s "
-                    "(hanging while importing, or ignoring the stop)"
-                )
-                grade = _not_run(submission.student, "timeout", note, labs)
-            else:
-                note = f"the checks process {_exit_reason(status)}"
-                note += f": {_cleaned(last, scratch)}" if last else ""
-                grade = _not_run(submission.student, "crashed", note, labs)
-            grade = replace(grade, identical_labs=identical)
-    return replace(grade, seconds=time.monotonic() - start)
+    kind = choose(sandbox)
+    with tempfile.TemporaryDirectory(prefix="course-lab-stage-") as folder:
+        staged = stage(submission, Path(folder) / "0", limits)
+        return _grade_staged(staged, labs, limits, kind, hidden)
+
+
+def _sorted(grades: Sequence[Grade]) -> list[Grade]:
+    return sorted(grades, key=lambda grade: (grade.student.casefold(), grade.student))
 
 
 def grade_roster(
@@ -516,121 +816,36 @@ def grade_roster(
     limits: Limits = Limits(),
     jobs: int = 1,
     on_grade: Callable[[Grade], None] | None = None,
+    hidden: HiddenPlan | None = None,
+    sandbox: str = "auto",
 ) -> list[Grade]:
     """Grade every submission, ``jobs`` at a time; the grades come back sorted by student.
 
-    ``on_grade`` is called as each submission finishes (the progress bar).
-    Interrupting the grader (Ctrl-C) kills every submission still running.
+    Every submission is staged (copied, or safely unpacked) into a private
+    folder before any code runs, so nothing a submission does while it runs
+    can change another's files. ``on_grade`` is called as each submission
+    finishes (the progress bar and the gradebook written so far).
+    Interrupting the grader (Ctrl-C) kills every submission still running,
+    with everything they started, and raises ``KeyboardInterrupt``.
     """
+    kind = choose(sandbox)
     grades: list[Grade] = []
-    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
-    try:
-        futures = [pool.submit(grade_submission, s, labs, limits) for s in submissions]
-        for future in as_completed(futures):
-            grade = future.result()
-            grades.append(grade)
-            if on_grade is not None:
-                on_grade(grade)
-    except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
-        with _running_lock:
-            for process in list(_running):
-                _kill_group(process)
-        raise
-    pool.shutdown()
-    return sorted(grades, key=lambda grade: (grade.student.casefold(), grade.student))
-
-
-# --- the worker: runs inside the limited subprocess ----------------------------------------
-
-
-def _limit_resources(memory_mb: int, file_mb: int) -> None:
-    """Cap this process's memory and file sizes; the pytest run it starts inherits the caps."""
-    try:
-        import resource
-    except ImportError:  # not POSIX: only the time limit applies
-        return
-    for limit, value in (
-        (resource.RLIMIT_AS, memory_mb * 2**20),
-        (resource.RLIMIT_FSIZE, file_mb * 2**20),
-        (resource.RLIMIT_CORE, 0),
-    ):
-        _soft, hard = resource.getrlimit(limit)
-        wanted = value if hard == resource.RLIM_INFINITY else min(value, hard)
-        resource.setrlimit(limit, (wanted, hard))
-
-
-class _ImportTimeout(BaseException):
-    """Raised into a student's import that runs past the limit (not an ``Exception``: not caught)."""
-
-
-@contextlib.contextmanager
-def _alarm(seconds: float) -> Iterator[None]:
-    """Raise ``_ImportTimeout`` in this thread after ``seconds`` (POSIX; elsewhere the kill applies)."""
-    if not hasattr(signal, "setitimer"):
-        yield
-        return
-
-    def expire(signum: int, frame: object) -> None:
-        raise _ImportTimeout
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
-def _worker(argv: Sequence[str]) -> int:
-    """Check one package and write the ``check --format json`` object (or an error) to a file."""
-    from .practice import PracticePackageError, check_practice_package
-    from .starters import chapter_exports
-
-    parser = argparse.ArgumentParser(prog="python -m course_lib.track.grading --worker")
-    parser.add_argument("package", type=Path)
-    parser.add_argument("result", type=Path)
-    parser.add_argument("--labs", required=True)
-    parser.add_argument("--timeout", type=float, required=True)
-    parser.add_argument("--memory-mb", type=int, required=True)
-    parser.add_argument("--file-mb", type=int, required=True)
-    args = parser.parse_args(argv)
-    deadline = time.monotonic() + args.timeout
-    _limit_resources(args.memory_mb, args.file_mb)
-    labs = args.labs.split(",")
-    package: Path = args.package
-    result: dict[str, Any]
-    try:
-        required = [name for names in chapter_exports().values() for name in names]
-        with _alarm(args.timeout):
-            check_practice_package(package, required=required)
-        remaining = max(1.0, deadline - time.monotonic())
-        reports = run_checks(labs, impl=package, timeout=remaining)
-        result = reports_as_json(",".join(labs), reports, target=str(package))
-    except _ImportTimeout:
-        result = {
-            "status": "timeout",
-            "error": f"{package}: importing the package did not finish within "
-            f"{args.timeout:g} s; look for an endless loop at module level",
-        }
-    except SystemExit as stop:
-        result = {
-            "status": "error",
-            "error": f"{package}: the practice package calls sys.exit({stop.code!r}) "
-            "while importing",
-        }
-    except PracticePackageError as error:
-        result = {"status": "error", "error": str(error)}
-    except CourseError as error:
-        result = {"status": "crashed", "error": str(error)}
-    except MemoryError:
-        result = {"status": "crashed", "error": f"out of memory ({args.memory_mb} MiB)"}
-    args.result.write_text(json.dumps(result), encoding="utf-8")
-    return 0
-
-
-if __name__ == "__main__":
-    if sys.argv[1:2] != ["--worker"]:
-        raise SystemExit("usage: python -m course_lib.track.grading --worker PACKAGE RESULT ...")
-    sys.exit(_worker(sys.argv[2:]))
+    with tempfile.TemporaryDirectory(prefix="course-lab-stage-") as folder:
+        staged = [stage(s, Path(folder) / str(i), limits) for i, s in enumerate(submissions)]
+        pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+        try:
+            futures = [pool.submit(_grade_staged, s, labs, limits, kind, hidden) for s in staged]
+            for future in as_completed(futures):
+                grade = future.result()
+                grades.append(grade)
+                if on_grade is not None:
+                    on_grade(grade)
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            with _running_lock:
+                running = list(_running.items())
+            for process, fence in running:
+                end_everything(process, fence)
+            raise
+        pool.shutdown()
+    return _sorted(grades)
