@@ -33,6 +33,7 @@ import os
 import shutil
 import signal
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -263,6 +264,7 @@ def main(argv: Sequence[str]) -> int:
     home = Path("home")
     (home / "tmp").mkdir(parents=True, exist_ok=True)
     os.environ.update(HOME=str(home.resolve()), TMPDIR=str((home / "tmp").resolve()))
+    tempfile.tempdir = None  # an earlier call may have settled on /tmp: read TMPDIR again
     _limit_resources(args.memory_mb, args.file_mb, args.processes)
     channel = _Channel(args.channel_fd)
     channel.send("result", _run(args, channel))

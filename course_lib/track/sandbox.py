@@ -319,9 +319,14 @@ def bwrap_command(
         if source.exists():
             arguments += ["--ro-bind", str(source), str(target)]
     arguments += ["--ro-bind", str(staged), str(SUBMISSION_INSIDE)]
-    # One tmpfs holds everything it can write, /tmp included (the worker makes home/tmp).
+    # One tmpfs holds everything it can write, /tmp included (the worker makes home/tmp and
+    # points TMPDIR there). When the workbook or Python itself lives under /tmp (a clone in
+    # a temporary folder), /tmp is already a read-only folder holding that bind: it stays
+    # so, and TMPDIR alone leads to the writable one.
     arguments += ["--size", str(disk_mb * 2**20), "--tmpfs", str(INSIDE)]
-    arguments += ["--chmod", "1777", str(INSIDE), "--symlink", str(INSIDE / "home" / "tmp"), "/tmp"]
+    arguments += ["--chmod", "1777", str(INSIDE)]
+    if not any(target.is_relative_to("/tmp") for _, target in binds):
+        arguments += ["--symlink", str(INSIDE / "home" / "tmp"), "/tmp"]
     if uid is not None:  # root: the worker needs these two to drop to ``uid``, then has none
         arguments += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
     arguments += ["--chdir", str(INSIDE), "--"]
