@@ -154,6 +154,41 @@ def open_notebook(page: Page, lab: LabServer, relative: str) -> Locator:
     return notebook
 
 
+_TABLE_BOXES = """(notebook) => [...notebook.querySelectorAll(".jp-OutputArea-output table")].map(t => {
+    const box = t.getBoundingClientRect();
+    const output = t.closest(".jp-OutputArea-output").getBoundingClientRect();
+    const headers = [...t.querySelectorAll("th")].map(th => th.innerText.trim());
+    return {right: box.right, outputRight: output.right, window: window.innerWidth, headers};
+})"""
+
+IDENTIFIER = re.compile(r"[A-Za-z]\w*(?:[._]\w+)+")
+"""A code name in a header (``max_tokens``, ``tokens.messages``): the same in both editions."""
+
+
+def table_problems(notebook: Locator, lang: str, kept_words: set[str]) -> list[str]:
+    """Every table fits its output at this window width; a Chinese table has Chinese headers.
+
+    ``kept_words``: headers that are the same in both editions by choice
+    (the course's own terms, such as ``entry id``, and names such as ``Python``).
+    """
+    problems = []
+    for table in notebook.evaluate(_TABLE_BOXES):
+        if table["right"] > min(table["outputRight"], table["window"]) + 1:
+            problems.append(f"a table is wider than its output: {table['headers'][:4]}")
+        if lang == "zh":
+            english = [
+                header
+                for header in table["headers"]
+                if re.search("[A-Za-z]", header)
+                and header not in kept_words
+                and not IDENTIFIER.fullmatch(header)
+                and not re.search("[\u4e00-\u9fff]", header)
+            ]
+            if english:
+                problems.append(f"English headers in the Chinese edition: {english}")
+    return problems
+
+
 def save_changes_problems(page: Page, saved: Path, original: Path) -> list[str]:
     """Saving an untouched notebook must write back exactly the stored file.
 

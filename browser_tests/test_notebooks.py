@@ -31,8 +31,11 @@ from lab_page import (
     run_all,
     save_changes_problems,
     screenshot_pages,
+    table_problems,
 )
 from playwright.sync_api import Locator, Page
+
+from course_lib.views.headers_zh import HEADERS_ZH
 
 NOTEBOOKS = [
     *sorted((REPO / "notebooks").glob("*.ipynb")),
@@ -45,6 +48,9 @@ def notebook_id(path: Path) -> str:
     """``03-lab-11.3-budget-projection`` or ``zh/03-lab-11.3-budget-projection``."""
     return path.relative_to(REPO / "notebooks").with_suffix("").as_posix()
 
+
+KEPT_HEADERS = {*HEADERS_ZH.values(), "Python", "bpe", "chars"}
+"""Headers the Chinese edition shows as they are: the course's own terms and names."""
 
 WIDGET_VIEW = '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.widget-view+json"]'
 
@@ -135,5 +141,7 @@ def test_notebook_in_the_browser(path: Path, page: Page, lab: LabServer, artifac
     problems += placeholder_outputs(notebook)
     problems += _prompt_problems(notebook, stored)
     problems += image_problems(notebook)
+    lang = "zh" if path.parent.name == "zh" else "en"
+    problems += table_problems(notebook, lang, KEPT_HEADERS)
     problems += _explorer_problems(page, notebook, stored, shots)
     assert problems == []

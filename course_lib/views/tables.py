@@ -29,11 +29,12 @@ TABLE_STYLES: list[CSSDict] = [
         "selector": "th, td",
         "props": "text-align: left; vertical-align: top; padding: 2px 10px 2px 4px;",
     },
-    {"selector": "th", "props": "white-space: nowrap;"},
+    {"selector": "th", "props": "white-space: normal; overflow-wrap: anywhere;"},
     {"selector": "td", "props": "white-space: pre-wrap; overflow-wrap: anywhere;"},
     {"selector": "td.short", "props": "white-space: nowrap;"},
 ]
-"""Left-aligned text, top-aligned rows; header cells on one line, long text wrapped."""
+"""Left-aligned text, top-aligned rows; headers and long text wrap when the table needs the room
+(a header such as ``available_for_messages`` may break, so a wide table still fits 1280 px)."""
 
 
 _LETTERS = str.maketrans("0123456789", "ghijklmnop")
