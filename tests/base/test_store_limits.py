@@ -6,19 +6,26 @@ So ``append`` applies the readers' limits (``JsonLimits``: characters of the
 line, objects and arrays, nesting depth, counted the same way on both sides)
 and refuses, writing nothing, what a reader would refuse. These tests walk the
 boundaries in every field that holds free JSON and check that whatever
-``append`` accepts, a fresh ``open``, ``read_session_file`` and
-``course-lab inspect`` read back identically; and that every reader and
-writer takes ``limits=``.
+``append`` accepts, a fresh ``open`` and ``read_session_file`` read back
+identically (``course-lab inspect`` too: ``tests/tools/test_store_limits_inspect.py``);
+and that every reader and writer takes ``limits=``.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from runners import Runner
+from store_limit_cases import (
+    MIB,
+    TARGET,
+    check_symmetry,
+    deep,
+    enclosing,
+    target_wire,
+    wires,
+)
 
 from course_lib import (
     CourseError,
@@ -38,124 +45,6 @@ from course_lib.base.wire import (
     measure_json,
     nesting_depth,
 )
-from course_lib.tools import inspect_session as inspect_cli
-
-MIB = 1024 * 1024
-
-
-def deep(levels: int, innermost: str) -> Any:
-    """``levels`` lists nested, the innermost holding a string or, for "empty", being ``{}``."""
-    if innermost == "empty":
-        value: Any = {}
-        levels -= 1
-    else:
-        value = "leaf"
-    for _ in range(levels):
-        value = [value]
-    return value
-
-
-def session(field: str, value: Any) -> list[dict[str, Any]]:
-    """user → assistant (a tool call) → its result → a metadata note; ``field`` holds ``value``."""
-    arguments = value if field == "arguments" else {"cmd": "ls"}
-    details = value if field == "details" else None
-    note = value if field == "metadata" else "note"
-    return [
-        {"id": "u1", "parentId": None, "timestamp": 1, "type": "message",
-         "message": {"role": "user", "content": [{"type": "text", "text": "list it"}],
-                     "timestamp": 1}},
-        {"id": "a1", "parentId": "u1", "timestamp": 2, "type": "message",
-         "message": {"role": "assistant",
-                     "content": [{"type": "toolCall", "id": "c1", "name": "bash",
-                                  "arguments": arguments}],
-                     "provider": "p", "model": "m",
-                     "usage": {"input": 1, "output": 1, "totalTokens": 2},
-                     "stopReason": "toolUse", "timestamp": 2}},
-        {"id": "r1", "parentId": "a1", "timestamp": 3, "type": "message",
-         "message": {"role": "toolResult", "toolCallId": "c1", "toolName": "bash",
-                     "content": [{"type": "text", "text": "a\nb"}], "isError": False,
-                     "timestamp": 3, "details": details}},
-        {"id": "m1", "parentId": "r1", "timestamp": 4, "type": "metadata", "key": "k",
-         "value": note},
-    ]  # fmt: skip
-
-
-TARGET = {"metadata": "m1", "arguments": "a1", "details": "r1"}
-"""Which entry of ``session`` holds the field under test."""
-
-
-def target_wire(field: str, value: Any) -> dict[str, Any]:
-    return next(wire for wire in session(field, value) if wire["id"] == TARGET[field])
-
-
-def enclosing(field: str) -> int:
-    """How many objects and arrays of its entry's line enclose the field (measured, not assumed)."""
-    return nesting_depth(target_wire(field, deep(10, "leaf"))) - 10
-
-
-def wires(entries: list[Any]) -> list[dict[str, Any]]:
-    return [entry.to_wire() for entry in entries]
-
-
-SHALLOW = {"shallow": True}
-"""What a refused entry is appended again with, so the session stays whole."""
-
-
-def append_all(store: Any, field: str, value: Any) -> CourseError | None:
-    """Append the four entries; the refusal of the one under test, if any (the rest must pass).
-
-    A refused entry is appended again at once with a small value: a store that
-    refused a line goes on accepting appends.
-    """
-    refusal = None
-    for wire in session(field, value):
-        try:
-            store.append(wire)
-        except CourseError as error:
-            assert wire["id"] == TARGET[field], f"only the entry under test may be refused: {error}"
-            refusal = error
-            store.append(target_wire(field, SHALLOW))
-    return refusal
-
-
-def inspected(course_lab: Runner, file: Path) -> dict[str, Any]:
-    status, out, err = course_lab(str(file), "--format", "json")
-    assert status == 0, err
-    report: dict[str, Any] = json.loads(out)
-    return report
-
-
-def assert_read_back(file: Path, appended: list[dict[str, Any]], course_lab: Runner | None) -> None:
-    """A fresh open, ``read_session_file`` and ``inspect`` all read exactly what was appended."""
-    assert wires(JsonlSessionStore.open(file).entries()) == appended
-    result = read_session_file(file)
-    assert result.warnings == []
-    assert wires(result.entries) == appended
-    if course_lab is not None:
-        loaded = inspect_cli.load_session(file, file.name, file.read_bytes())
-        assert wires(loaded.entries) == appended  # what inspect reads
-        report = inspected(course_lab, file)  # and the command itself, end to end
-        assert report["entries"]["total"] == report["path"]["entries"] == len(appended)
-        assert report["leaf"] == appended[-1]["id"]
-
-
-def check_symmetry(
-    tmp_path: Path, field: str, value: Any, course_lab: Runner | None
-) -> CourseError | None:
-    """Append to both stores: they agree, a refused line leaves the file as it was, and what
-    was accepted reads back identically everywhere. Returns the refusal, if any."""
-    file = tmp_path / "session.jsonl"
-    store = JsonlSessionStore.open(file)
-    refusal = append_all(store, field, value)
-    memory_refusal = append_all(InMemorySessionStore(), field, value)
-    assert (refusal is None) == (memory_refusal is None)
-    accepted = session(field, value if refusal is None else SHALLOW)
-    expected = wires(store.entries())
-    assert expected == accepted
-    assert file.read_bytes() == b"".join(dumps_line(w).encode() for w in expected)
-    assert_read_back(file, expected, course_lab)
-    return refusal
-
 
 # --- depth: 63, 64 and 65 levels in every field that holds free JSON ------------------
 
@@ -164,11 +53,11 @@ def check_symmetry(
 @pytest.mark.parametrize("line_depth", [63, 64, 65])
 @pytest.mark.parametrize("field", ["metadata", "arguments", "details"])
 def test_depth_at_the_limit_reads_back_and_beyond_it_is_refused(
-    tmp_path: Path, course_lab: Runner, field: str, line_depth: int, innermost: str
+    tmp_path: Path, field: str, line_depth: int, innermost: str
 ) -> None:
     value = deep(line_depth - enclosing(field), innermost)
     assert nesting_depth(target_wire(field, value)) == line_depth  # the test builds what it says
-    refusal = check_symmetry(tmp_path, field, value, course_lab)
+    refusal = check_symmetry(tmp_path, field, value, None)
     if line_depth <= DEFAULT_LIMITS.max_depth:
         assert refusal is None
     else:
@@ -196,13 +85,11 @@ def test_the_reader_and_the_writer_count_depth_alike() -> None:
 
 
 @pytest.mark.parametrize("offset", [-1, 0, 1])
-def test_a_line_of_16_mib_plus_or_minus_one(
-    tmp_path: Path, course_lab: Runner, offset: int
-) -> None:
+def test_a_line_of_16_mib_plus_or_minus_one(tmp_path: Path, offset: int) -> None:
     base = len(dumps_line(target_wire("metadata", ""))) - 1  # the line without its newline
     value = "x" * (DEFAULT_LIMITS.max_line_chars + offset - base)
     assert len(dumps_line(target_wire("metadata", value))) - 1 == 16 * MIB + offset
-    refusal = check_symmetry(tmp_path, "metadata", value, course_lab)
+    refusal = check_symmetry(tmp_path, "metadata", value, None)
     if offset <= 0:
         assert refusal is None
     else:
@@ -239,12 +126,12 @@ def test_the_line_limit_counts_characters_on_both_sides(tmp_path: Path) -> None:
     [("metadata", -1), ("metadata", 0), ("metadata", 1), ("arguments", 0), ("arguments", 1)],
 )
 def test_a_line_of_100000_containers_plus_or_minus_one(
-    tmp_path: Path, course_lab: Runner, field: str, offset: int
+    tmp_path: Path, field: str, offset: int
 ) -> None:
     base = measure_json(target_wire(field, [])).containers
     value = [[] for _ in range(DEFAULT_LIMITS.max_containers + offset - base)]
     assert measure_json(target_wire(field, value)).containers == 100_000 + offset
-    refusal = check_symmetry(tmp_path, field, value, course_lab)
+    refusal = check_symmetry(tmp_path, field, value, None)
     if offset <= 0:
         assert refusal is None
     else:
