@@ -19,6 +19,7 @@ from lab_page import eventually
 from playwright.sync_api import Locator, Page
 
 from course_lib.views import CompactionExplorer
+from course_lib.views.headers_zh import header_in
 
 UPDATE_TIMEOUT = 20.0
 """Seconds for a change to reach the kernel and the redrawn parts to come back."""
@@ -73,7 +74,7 @@ class Shown:
 def expected_view(twin: Any) -> Shown:
     """What ``twin`` (an explorer from ``course_lib.views``) shows now."""
     frame = twin.state_frame()
-    table = [[str(name) for name in frame.columns]]
+    table = [[header_in(name, twin.lang) for name in frame.columns]]  # the edition's headers
     table += [[str(value) for value in row] for row in frame.itertuples(index=False)]
     compaction = isinstance(twin, CompactionExplorer)
     return Shown(

@@ -11,6 +11,9 @@ themselves are unchanged: only their HTML in a notebook is.
 from __future__ import annotations
 
 import hashlib
+import html
+import re
+from collections.abc import Hashable
 
 import pandas as pd
 from pandas.io.formats.style import Styler
@@ -30,7 +33,7 @@ TABLE_STYLES: list[CSSDict] = [
         "props": "text-align: left; vertical-align: top; padding: 2px 10px 2px 4px;",
     },
     {"selector": "th", "props": "white-space: normal; overflow-wrap: anywhere;"},
-    {"selector": "td", "props": "white-space: pre-wrap; overflow-wrap: anywhere;"},
+    {"selector": "td", "props": "white-space: pre-wrap; overflow-wrap: break-word;"},
     {"selector": "td.short", "props": "white-space: nowrap;"},
 ]
 """Left-aligned text, top-aligned rows; headers and long text wrap when the table needs the room
@@ -46,9 +49,23 @@ def _numbered_rows(frame: pd.DataFrame) -> bool:
     return isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1
 
 
+def _width(text: str) -> int:
+    """How many columns ``text`` takes on screen: a Chinese character takes two."""
+    return sum(2 if ord(char) >= 0x2E80 else 1 for char in text)
+
+
 def _short_cells(frame: pd.DataFrame) -> pd.DataFrame:
-    """The class ``short`` on every cell whose text is at most ``SHORT_VALUE`` characters."""
-    return frame.map(lambda value: "short" if len(str(value)) <= SHORT_VALUE else "")
+    """The class ``short`` on every cell whose text is at most ``SHORT_VALUE`` columns wide."""
+    return frame.map(lambda value: "short" if _width(str(value)) <= SHORT_VALUE else "")
+
+
+_BREAK_AFTER = re.compile(r"([/_,])(?=\S)")
+
+
+def _breakable(value: object) -> str:
+    """A cell's text, HTML-escaped, with a line-break chance after ``/``, ``_`` and ``,``
+    (a path or an identifier then wraps at its parts instead of anywhere)."""
+    return _BREAK_AFTER.sub(r"\1<wbr>", html.escape(str(value)))
 
 
 def _headers_in(styler: Styler, lang: str) -> Styler:
@@ -82,6 +99,10 @@ def table_html(frame: pd.DataFrame, lang: str = "en") -> str:
     styler = frame.style.set_uuid(f"table-{digest}").set_table_styles(TABLE_STYLES)
     if _numbered_rows(frame):
         styler = styler.hide(axis="index")
+    texts: list[Hashable] = [
+        column for column in frame.columns if not pd.api.types.is_numeric_dtype(frame[column])
+    ]
+    styler = styler.format(_breakable, subset=texts) if texts else styler
     return _headers_in(styler.set_td_classes(_short_cells(frame)), lang).to_html()
 
 
