@@ -240,6 +240,15 @@ def _run(args: argparse.Namespace, channel: _Channel) -> dict[str, Any]:
         watcher.join()
 
 
+def _use_private_home() -> None:
+    """``home/`` in the working folder as HOME, ``home/tmp`` as TMPDIR: a submission writes
+    only where the grader cleans up (both workers call this)."""
+    home = Path("home")
+    (home / "tmp").mkdir(parents=True, exist_ok=True)
+    os.environ.update(HOME=str(home.resolve()), TMPDIR=str((home / "tmp").resolve()))
+    tempfile.tempdir = None  # an earlier call may have settled on /tmp: read TMPDIR again
+
+
 def main(argv: Sequence[str]) -> int:
     """Check one package and send its rows and result on ``--channel-fd``."""
     parser = argparse.ArgumentParser(prog="python -m course_lib.track.grade_worker")
@@ -261,10 +270,7 @@ def main(argv: Sequence[str]) -> int:
     _become_subreaper()
     if args.copy_from is not None:  # bubblewrap: into the size-limited tmpfs
         shutil.copytree(args.copy_from, args.package)
-    home = Path("home")
-    (home / "tmp").mkdir(parents=True, exist_ok=True)
-    os.environ.update(HOME=str(home.resolve()), TMPDIR=str((home / "tmp").resolve()))
-    tempfile.tempdir = None  # an earlier call may have settled on /tmp: read TMPDIR again
+    _use_private_home()
     _limit_resources(args.memory_mb, args.file_mb, args.processes)
     channel = _Channel(args.channel_fd)
     channel.send("result", _run(args, channel))

@@ -25,7 +25,6 @@ import os
 import shutil
 import signal
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -38,6 +37,7 @@ from .grade_worker import (
     _drop_to,
     _ImportTimeout,
     _limit_resources,
+    _use_private_home,
 )
 
 __all__: list[str] = []
@@ -117,10 +117,7 @@ def main(argv: Sequence[str]) -> int:
     _become_subreaper()
     if args.copy_from is not None:
         shutil.copytree(args.copy_from, args.folder)
-    home = Path("home")
-    (home / "tmp").mkdir(parents=True, exist_ok=True)
-    os.environ.update(HOME=str(home.resolve()), TMPDIR=str((home / "tmp").resolve()))
-    tempfile.tempdir = None  # an earlier call may have settled on /tmp: read TMPDIR again
+    _use_private_home()
     os.environ.setdefault("MPLBACKEND", "Agg")
     _limit_resources(args.memory_mb, args.file_mb, args.processes)
     channel = _Channel(args.channel_fd)

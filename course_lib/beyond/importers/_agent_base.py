@@ -15,7 +15,7 @@ import math
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from typing import Any, TypeGuard
+from typing import Any, TypeGuard, get_args
 
 from ...base.errors import CourseError, SessionEntryError
 from ...base.text_rules import is_blank
@@ -225,6 +225,14 @@ def non_blank(value: Any) -> TypeGuard[str]:
 
 
 # --- reading lines ------------------------------------------------------------------
+
+
+def require_missing_policy(on_missing_result: object) -> None:
+    """Refuse an unknown ``on_missing_result`` before any line is read (both agent importers)."""
+    if on_missing_result not in get_args(MissingResultPolicy):
+        raise AgentImportError(
+            f"on_missing_result must be 'repair', 'drop' or 'error', got {on_missing_result!r}"
+        )
 
 
 def read_records(

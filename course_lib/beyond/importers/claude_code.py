@@ -54,6 +54,7 @@ from ._agent_base import (
     non_blank,
     read_records,
     repair,
+    require_missing_policy,
     tail_note,
 )
 from ._agent_compaction import CompactionPlan, resolve_compactions
@@ -592,10 +593,7 @@ def import_claude_code_text(
 def _import(
     committed: CommittedLines, on_missing_result: MissingResultPolicy, limits: JsonLimits
 ) -> AgentImportResult:
-    if on_missing_result not in ("repair", "drop", "error"):
-        raise AgentImportError(
-            f"on_missing_result must be 'repair', 'drop' or 'error', got {on_missing_result!r}"
-        )
+    require_missing_policy(on_missing_result)
     notes = NoteLog()
     tail_note(committed, notes)
     importer = _Importer(notes)
