@@ -20,6 +20,22 @@ from .base.errors import (
     SessionFileError,
     SessionStoreError,
 )
+from .base.messages import (
+    AgentMessage,
+    AssistantMessage,
+    SystemMessage,
+    TextContent,
+    ToolCall,
+    ToolResultMessage,
+    Usage,
+    UserMessage,
+    assistant_message,
+    system_message_text,
+    text,
+    text_of,
+    tool_result,
+    user_message,
+)
 from .base.stores import RepairResult, SessionReadResult, UnterminatedTailWarning
 from .beyond.estimators import bpe_estimator, chars_estimator
 from .beyond.importers import (
@@ -59,24 +75,7 @@ from .chapter.fixture import (
 )
 from .chapter.groups import InteractionGroup, group_interactions
 from .chapter.ledger import LedgerRow, budget_ledger, ledger_from_plan
-from .chapter.messages import (
-    AgentMessage,
-    AssistantMessage,
-    SystemMessage,
-    TextContent,
-    ToolCall,
-    ToolResultMessage,
-    Usage,
-    UserMessage,
-    assistant_message,
-    current_system_message,
-    current_system_prompt,
-    system_message_text,
-    text,
-    text_of,
-    tool_result,
-    user_message,
-)
+from .chapter.messages import current_system_message, current_system_prompt
 from .chapter.restoring import (
     SUMMARY_LABELS_EN,
     SUMMARY_LABELS_ZH,

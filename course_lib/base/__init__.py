@@ -1,7 +1,8 @@
 """The base layer: the boundary and the machinery the chapter stands on.
 
 What a maintainer keeps strict, fast and safe, so the chapter's rules need
-not: errors (``errors``), JavaScript's blank and number rules (``text_rules``,
+not: Chapter 3's messages, the wire format entries carry (``messages``),
+errors (``errors``), JavaScript's blank and number rules (``text_rules``,
 ``wire``), the JSON wire rules, limits and readers (``wire``), the strict
 pydantic base and field types (``schema``), the fast copier (``copier``),
 validation errors in the course's words (``validation``), budget numbers and

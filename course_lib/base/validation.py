@@ -15,12 +15,16 @@ from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
 from .errors import SessionEntryError
+from .schema import CHECKED_JSON
 from .text_rules import is_blank
+from .wire import JsonValueError, copy_json_value
 
 __all__ = [
     "describe_validation_error",
     "entry_label",
+    "fresh_wire_dict",
     "require_models",
+    "validate_checked",
     "validate_wire",
 ]
 
@@ -139,6 +143,38 @@ def validate_wire(
     except ValidationError as error:
         label = entry_label(value.get("id") if isinstance(value, dict) else None)
         raise SessionEntryError(f"{label}: {describe_validation_error(error)}") from None
+
+
+def fresh_wire_dict(value: Any) -> dict[str, Any]:
+    """A checked deep copy of an entry's wire dict (an entry object gives its ``to_wire()``).
+
+    Why: a parsed entry must share nothing with its input, and what the
+    course cannot hold (NaN, unsafe integers, runaway depth) must be refused,
+    naming the entry, before any model sees it.
+    """
+    if callable(getattr(value, "to_wire", None)):
+        value = value.to_wire()  # an entry object, possibly from another copy of the models
+    if not isinstance(value, dict):
+        raise SessionEntryError(
+            f"session entry (no id): expected a JSON object, got {type(value).__name__}"
+        )
+    try:
+        copied: dict[str, Any] = copy_json_value(value)
+    except JsonValueError as error:
+        raise SessionEntryError(
+            f"{entry_label(value.get('id'))}: {error.path}: {error.problem}"
+        ) from None
+    return copied
+
+
+def validate_checked(model: Any, value: dict[str, Any], *, schema_keys_only: bool = False) -> Any:
+    """``validate_wire`` for fresh, checked JSON (``fresh_wire_dict``'s or a reader's): no copy.
+
+    ``schema_keys_only``: the caller (the pi importer) wrote every key from the
+    schema's own names, so pydantic's search for unknown keys is skipped.
+    """
+    extra: Literal["ignore"] | None = "ignore" if schema_keys_only else None
+    return validate_wire(model.__pydantic_validator__, value, context=CHECKED_JSON, extra=extra)
 
 
 def require_models(items: Sequence[Any], kinds: tuple[type, ...], hint: str) -> set[type]:

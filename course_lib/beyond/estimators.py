@@ -25,9 +25,7 @@ import math
 from typing import Any
 
 from ..base.errors import CourseError
-from ..base.pricing import Estimator, reads_only
-from ..base.wire import MAX_SAFE_INTEGER
-from ..chapter.messages import (
+from ..base.messages import (
     AssistantMessage,
     SystemMessage,
     TextContent,
@@ -36,6 +34,8 @@ from ..chapter.messages import (
     UserMessage,
     system_message_text,
 )
+from ..base.pricing import Estimator, reads_only
+from ..base.wire import MAX_SAFE_INTEGER
 
 __all__ = [
     "BPE_ENCODINGS",

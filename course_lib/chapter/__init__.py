@@ -2,7 +2,7 @@
 
 Read the modules in this order; each names the section it implements:
 
-1. ``messages``   Chapter 3 carry-over: the four messages and system replay
+1. ``messages``   §4 and §6: the system replay (the messages are Chapter 3's, in the base)
 2. ``entries``    §2, Lab 11.1: the entries and the parser every entry crosses
 3. ``sessions``   §2, Lab 11.1: both stores keep what the parser returns; the active path
 4. ``groups``     §3, Lab 11.2: interactions kept or dropped whole
@@ -10,7 +10,7 @@ Read the modules in this order; each names the section it implements:
 6. ``compaction`` §5, Lab 11.4: creating a compaction entry
 7. ``restoring``  §6, Lab 11.5: restoring from the newest compaction, the summary message
 8. ``ledger``     §8, the transfer exercise: a per-group ledger
-9. ``fixture``    §1: the ten-entry fixture and its teaching estimator
+9. ``fixture``    §1: the ten-entry fixture (``data/*.jsonl``) and its teaching estimator
 
 Each lab's code sits in its own module. The machinery (wire rules, readers,
 the copier, locking) is the base layer's (``course_lib.base``), imported by

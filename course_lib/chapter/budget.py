@@ -3,9 +3,9 @@
 Chapter 11 §4 「31 个 token 怎样留下第二、三组」 (how 31 tokens keep groups two and
 three). Fixed costs come first (the replayed system message, reserved output,
 safety margin); whole interaction groups fill what is left from the newest
-backwards. After a compaction (Lab 11.5) its summary is paid first. History is
-never changed: ``plan_budget`` is the course's ``buildContext`` step by step,
-and each step is a small function below it, in the order it runs.
+backwards; after a compaction (Lab 11.5) its summary is paid first. History is
+never changed. ``plan_budget`` is the course's ``buildContext`` step by step;
+each step is a small function below it, in the order it runs.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from course_lib.base.messages import MessageModel, SystemMessage, UserMessage
 from course_lib.base.pricing import (
     Estimator,
     Number,
@@ -25,7 +26,7 @@ from course_lib.base.pricing import (
 
 from .entries import CompactionEntry, MessageEntry, SessionEntry, require_session_entries
 from .groups import InteractionGroup, split_interactions
-from .messages import MessageModel, SystemMessage, UserMessage, current_system_message
+from .messages import current_system_message
 from .restoring import (
     SUMMARY_LABELS_EN,
     SummaryLabels,
@@ -66,15 +67,13 @@ class BuildContextResult:
 
 @dataclass(frozen=True)
 class BudgetPlan:
-    """Every decision ``build_context`` makes, so views (the ledger) never re-decide them.
-
-    ``groups`` hold the path's own entries: read them, never change them.
-    """
+    """Every decision ``build_context`` makes, so a view (the ledger) never re-decides one."""
 
     system_message: SystemMessage | None
     summary: UserMessage | None
     summary_tokens: Number
     groups: list[InteractionGroup]
+    """The path's own entries: read them, never change them."""
     group_tokens: list[Number]
     first_kept_group: int
     """Index into ``groups`` of the oldest kept group; ``len(groups)`` when none is kept."""
@@ -96,11 +95,9 @@ def plan_budget(
     estimate_tokens: Estimator,
     summary_labels: SummaryLabels = SUMMARY_LABELS_EN,
 ) -> BudgetPlan:
-    """Decide what one model call keeps: the chapter's ``buildContext``, step by step.
+    """Decide what one model call keeps (given code; ``build_context``'s arguments).
 
-    Chapter 11 §4 「31 个 token 怎样留下第二、三组」 and §6 「恢复时把最新摘要接在
-    保留后缀前面」 (restoring puts the newest summary before the kept suffix).
-    Given code; its arguments are ``build_context``'s. The path is grouped
+    Chapter 11 §4 and §6 「恢复时把最新摘要接在保留后缀前面」. The path is grouped
     before anything is priced, then priced in the course's order: the
     replayed system message, the summary, every candidate message.
     """
@@ -113,12 +110,10 @@ def plan_budget(
     compaction = newest_compaction(active_path) if has_compaction else None
     candidates = active_path if compaction is None else restored_suffix(active_path, compaction)
 
-    # Lab 11.2: whole interactions of the candidate message entries (metadata skipped).
-    if kinds == {MessageEntry}:
-        message_entries = candidates  # a path of messages only: nothing to leave out
-    else:
-        message_entries = [entry for entry in candidates if isinstance(entry, MessageEntry)]
-    groups = split_interactions(message_entries)
+    # Lab 11.2: whole interactions of the candidate message entries (metadata left out).
+    if kinds != {MessageEntry}:  # (a path of messages only has nothing to leave out)
+        candidates = [entry for entry in candidates if isinstance(entry, MessageEntry)]
+    groups = split_interactions(candidates)
 
     # Price: the system state of the whole path, the summary, then every group.
     system = replay_system(active_path)
@@ -157,9 +152,7 @@ def check_budget_numbers(
     """Refuse a budget number that is not a finite number >= 0, naming it.
 
     Chapter 11 §4 「31 个 token 怎样留下第二、三组」, rule 1 · Lab 11.3.
-
-    Check each with ``check_budget_number(name, value)`` (base layer), whose
-    ``BudgetError`` names ``max_tokens``, ``reserved_output`` or ``safety_margin``.
+    Check each with ``check_budget_number(name, value)`` (base layer).
 
     Raises:
         BudgetError: ``max_tokens must be a finite number >= 0, got -1``.
@@ -172,17 +165,13 @@ def check_budget_numbers(
 
 
 def replay_system(active_path: Sequence[SessionEntry]) -> SystemMessage | None:
-    """The one system message the model sees: every system message of the *whole* path, replayed.
+    """The one system message the model sees, replayed from the *whole* path.
 
     Chapter 11 §4 「31 个 token 怎样留下第二、三组」, rule 2 · Lab 11.3.
-
-    System messages are prompt state, not conversation: replay, with
-    ``current_system_message``, the message of every message entry whose role
-    is ``"system"``, in path order, from the whole path (after a compaction,
-    the part before it too).
-
-    Args:
-        active_path: the entries from the root to the leaf.
+    System messages are prompt state, not conversation: pass the message of
+    every message entry whose role is ``"system"``, in path order and from the
+    whole path (after a compaction, the part before it too), to
+    ``current_system_message``.
 
     Returns:
         The replayed system message, or ``None`` without one.
@@ -206,11 +195,10 @@ def group_costs(groups: Sequence[InteractionGroup], estimate_tokens: Estimator) 
     """Each group's cost: its messages' estimates, added left to right in path order from 0.
 
     Chapter 11 §4 「31 个 token 怎样留下第二、三组」, rule 4 · Lab 11.3.
-
-    Price each message with ``price(estimate_tokens, entry.message,
-    "message entry", entry.id)`` (base layer: it checks the estimate, names
-    the entry in an error and never lets the estimator change the path). The
-    course's order of additions gives float costs the same bits.
+    Price each message with ``price(estimate_tokens, entry.message, "message
+    entry", entry.id)`` (base layer: it checks the estimate, names the entry in
+    an error and never lets the estimator change the path). Adding in the
+    course's order gives float costs the same bits.
 
     Returns:
         One cost per group, oldest first.
@@ -227,7 +215,7 @@ def group_costs(groups: Sequence[InteractionGroup], estimate_tokens: Estimator) 
     costs: list[Number] = []
     for group in groups:
         cost: Number = 0
-        for entry in group.entries:  # path order, left to right, as the course adds them
+        for entry in group.entries:
             cost += price(estimate_tokens, entry.message, "message entry", entry.id)
         costs.append(cost)
     return costs
@@ -246,10 +234,9 @@ def message_allowances(
     Chapter 11 §4 「31 个 token 怎样留下第二、三组」, rule 3, and §6 step 3 · Lab 11.3.
 
     Returns:
-        ``(available_for_messages, allowance)``: ``available_for_messages =
-        max(0, max_tokens - system - reserved_output - safety_margin)``; after a
-        compaction the summary is paid from it first, so the groups'
-        ``allowance = max(0, available_for_messages - summary_tokens)``.
+        ``(available_for_messages, allowance)``, never below 0:
+        ``max_tokens - system - reserved_output - safety_margin``, and what is
+        left of it for the groups once the summary (after a compaction) is paid.
 
     >>> message_allowances(31, 3, 4, 2)   # the chapter's deduction table: 31 -> 28 -> 24 -> 22
     (22, 22)
@@ -266,16 +253,14 @@ def select_newest_groups(costs: Sequence[Number], allowance: Number) -> tuple[in
     """Take whole groups from the newest backwards while they fit; the newest is always taken.
 
     Chapter 11 §4 「31 个 token 怎样留下第二、三组」, rule 4 · Lab 11.3.
-
-    ``costs`` are oldest first, so walk from the end. A group is kept while
-    ``used + cost <= allowance`` (one that fits exactly is kept); stop at the
-    first that does not fit, never skipping one to take an older one.
+    ``costs`` are oldest first. A group is kept while ``used + cost <=
+    allowance`` (an exact fit is kept); stop at the first that does not fit,
+    never skipping it to take an older one.
 
     Returns:
         ``(index of the oldest kept group, reason)``: ``"single_group_overflow"``
         when the newest group alone is over (still kept, whole), ``"trimmed"``
-        when an older group was left out, else ``"within_budget"`` (also
-        ``(0, "within_budget")`` for no groups).
+        when an older group was left out, else ``"within_budget"`` (also for no groups).
 
     >>> select_newest_groups([7, 7, 15], 22)   # 15 fits, +7 = 22 fits, +7 = 29 does not
     (1, 'trimmed')
@@ -309,10 +294,8 @@ def token_projection(
     """Where the window went: the ``tokens`` of the result.
 
     Chapter 11 §4 「31 个 token 怎样留下第二、三组」, rules 4 and 5 · Lab 11.3.
-
-    ``messages`` is the summary's cost, then the kept groups' costs added
-    newest first (``add_in_order(reversed(kept_costs))``: the course's order,
-    so float costs give the same bits);
+    ``messages`` is the summary's cost plus the kept groups' costs added
+    newest first (``add_in_order(reversed(kept_costs))``, the course's order);
     ``total = system + messages + reserved_output + safety_margin``.
 
     Raises:
@@ -335,17 +318,13 @@ def token_projection(
 
 
 def context_from_plan(plan: BudgetPlan) -> BuildContextResult:
-    """The model input a plan decided: ``[system?, summary?, ...kept messages]``, all fresh copies.
+    """The model input a plan decided: ``[system?, summary?, ...kept messages]``, all fresh.
 
     Chapter 11 §4 「31 个 token 怎样留下第二、三组」, rule 5 · Lab 11.3.
-
-    The replayed system message and the summary when the plan has them, then
-    the message of every entry of the kept groups in path order, each a deep
-    copy (``model_copy(deep=True)``), so that changing the result never
-    changes the path, nor the other way round.
-
-    Returns:
-        The result; ``kept_entry_ids`` names only the kept message entries.
+    After the plan's system message and summary (when it has them) comes the
+    message of every entry of the kept groups, in path order, each a deep copy
+    (``model_copy(deep=True)``): changing the result never changes the path.
+    ``kept_entry_ids`` names only those entries.
     """
     # --- Lab 11.3 budget projection: begin ---
     head = [message for message in (plan.system_message, plan.summary) if message is not None]
@@ -368,21 +347,15 @@ def build_context(
     estimate_tokens: Estimator,
     summary_labels: SummaryLabels = SUMMARY_LABELS_EN,
 ) -> BuildContextResult:
-    """Project ``active_path`` into ``[system?, summary?, ...kept messages]`` within the budget.
+    """Project ``active_path`` (from ``path_to``) into ``[system?, summary?, ...kept messages]``.
 
-    Chapter 11 §4 「31 个 token 怎样留下第二、三组」 (how 31 tokens keep groups two
-    and three): the caller gets ``active_path`` from ``path_to``.
+    Chapter 11 §4 「31 个 token 怎样留下第二、三组」 (how 31 tokens keep groups two and three).
 
     Args:
-        active_path: the entries from the root to the leaf.
         max_tokens, reserved_output, safety_margin: the window; finite and >= 0.
-        estimate_tokens: ``(str | message) -> number``; it never sees the path's own objects
-            unless marked ``reads_only``.
-        summary_labels: the labels of the summary after a compaction (``SUMMARY_LABELS_ZH``
-            gives the course's Chinese text).
-
-    Returns:
-        Fresh copies; ``kept_entry_ids`` names only original message entries.
+        estimate_tokens: ``(str | message) -> number``; it sees copies, never the
+            path's own objects, unless marked ``reads_only``.
+        summary_labels: the summary's labels after a compaction (``SUMMARY_LABELS_ZH``).
 
     Raises:
         BudgetError, InteractionError, CompactionError, SessionEntryError.
@@ -397,13 +370,12 @@ def build_context(
     >>> result.tokens.available_for_messages, result.tokens.messages, result.tokens.total
     (22, 22, 31)
     """
-    return context_from_plan(
-        plan_budget(
-            active_path,
-            max_tokens=max_tokens,
-            reserved_output=reserved_output,
-            safety_margin=safety_margin,
-            estimate_tokens=estimate_tokens,
-            summary_labels=summary_labels,
-        )
+    plan = plan_budget(
+        active_path,
+        max_tokens=max_tokens,
+        reserved_output=reserved_output,
+        safety_margin=safety_margin,
+        estimate_tokens=estimate_tokens,
+        summary_labels=summary_labels,
     )
+    return context_from_plan(plan)

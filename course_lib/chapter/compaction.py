@@ -1,9 +1,9 @@
 """Lab 11.4: create a compaction entry as a pure function of the active path.
 
 Chapter 11 §5 「compact-1 记录摘要与保留起点」 (compact-1 records the summary and
-where keeping starts). The entry is returned, not stored: the caller can show it, audit it or ask for
-confirmation, then append it explicitly. Its parent is always the path's last
-entry, so there is only one answer to "where does this summary hang?".
+where keeping starts). The entry is returned, not stored: the caller can show
+it or ask for confirmation, then append it. Its parent is always the path's
+leaf, so "where does this summary hang?" has one answer.
 """
 
 from __future__ import annotations
@@ -33,31 +33,23 @@ def create_compaction_entry(
     first_kept_entry_id: str,
     tokens_before: int | float,
 ) -> CompactionEntry:
-    """Build ``compaction`` entry ``id`` hanging after the path's leaf.
+    """Build compaction entry ``id``, hanging after the path's leaf; nothing is stored.
 
-    Chapter 11 §5 「compact-1 记录摘要与保留起点」 (compact-1 records the summary and
-    where keeping starts) · Lab 11.4.
-
-    The rules (the Lab 11.4 checks hold you to each, and to its words):
+    Chapter 11 §5 「compact-1 记录摘要与保留起点」 · Lab 11.4. The rules, each
+    held to its words by the checks:
 
     * the path holds this package's entries only (``require_session_entries``);
-    * an empty path is a ``CompactionError`` saying "empty active path";
-    * an ``id`` already on the path is a ``CompactionError`` containing
-      ``duplicate id '<id>'``;
-    * ``parentId`` is always the last entry of the path: the caller never
-      chooses where the summary hangs;
-    * ``first_kept_entry_id`` must be the first message of an interaction,
-      one of the group starts ``group_interactions`` finds among the path's
-      message entries (``u1``, ``u2`` or ``u3`` in the fixture). Anything
-      else (``a2``, ``calls``, a system message such as ``patch-2``, an id
-      not on the path) is a ``CompactionError`` containing
-      ``'<id>' is not the first message of a complete interaction``; an
-      ``InteractionError`` from the grouping propagates;
-    * the candidate goes, as a wire dict, through ``parse_session_entry``:
-      it is validated (a bad summary or ``tokensBefore`` is its
-      ``SessionEntryError``) and comes back as a copy that shares nothing
-      with the ``summary`` passed in; ``tokens_before`` is kept as given;
-    * nothing is stored: the caller appends the entry explicitly.
+    * an empty path is a ``CompactionError`` saying "empty active path", an
+      ``id`` already on the path one containing ``duplicate id '<id>'``;
+    * ``parentId`` is always the path's last entry: the caller never chooses it;
+    * ``first_kept_entry_id`` must start one of the interactions
+      ``group_interactions`` finds among the path's message entries (``u1``,
+      ``u2`` or ``u3`` in the fixture); anything else (``a2``, ``calls``,
+      ``patch-2``, an id not on the path) is a ``CompactionError`` containing
+      ``'<id>' is not the first message of a complete interaction``;
+    * the candidate goes, as a wire dict, through ``parse_session_entry``,
+      which validates it and returns a copy sharing nothing with ``summary``
+      (``tokens_before`` kept as given).
 
     Returns:
         The validated entry, not yet stored.

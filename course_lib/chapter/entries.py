@@ -1,9 +1,8 @@
 """Lab 11.1: the three session entries, and the one parser every entry crosses.
 
 Chapter 11 §2 「摘要先成为 session 中的一条普通事实」 (the summary first becomes
-an ordinary fact of the session). A compaction is not a special record: it is
-a strict entry appended after the leaf, so the same parser guards it on every
-store write, every JSONL read and every entry creation (Lab 11.4).
+an ordinary fact of the session): a compaction is a strict entry appended after
+the leaf, so one parser guards it on every store write, JSONL read and creation.
 """
 
 from __future__ import annotations
@@ -13,9 +12,9 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 
-from course_lib.base.errors import SessionEntryError
+from course_lib.base.errors import InteractionError, SessionEntryError
+from course_lib.base.messages import AgentMessage
 from course_lib.base.schema import (
-    CHECKED_JSON,
     FiniteNumber,
     JsonValue,
     NonBlankStr,
@@ -26,12 +25,10 @@ from course_lib.base.schema import (
 from course_lib.base.validation import (
     describe_validation_error,
     entry_label,
+    fresh_wire_dict,
     require_models,
-    validate_wire,
+    validate_checked,
 )
-from course_lib.base.wire import JsonValueError, copy_json_value
-
-from .messages import AgentMessage
 
 
 class MessageEntry(WireModel):
@@ -90,20 +87,12 @@ class CompactionEntry(WireModel):
 SessionEntry = MessageEntry | MetadataEntry | CompactionEntry
 """Any of the three entries, told apart by ``type``."""
 
-_ENTRY_MODELS: dict[str, type[MessageEntry | MetadataEntry]] = {
-    "message": MessageEntry,
-    "metadata": MetadataEntry,
-}
-
 
 def parse_session_entry(value: Any) -> SessionEntry:
-    """Validate a wire dict (or an entry object) and return a fresh, independent entry.
+    """Validate a camelCase wire dict (or an entry object) into a fresh, independent entry.
 
     Chapter 11 §2 「摘要先成为 session 中的一条普通事实」: the one boundary for
     store writes, JSONL reads and entry creation.
-
-    Args:
-        value: a camelCase wire dict, or an entry object (its ``to_wire()`` is read).
 
     Returns:
         A new entry sharing nothing with ``value``, in either direction.
@@ -119,35 +108,20 @@ def parse_session_entry(value: Any) -> SessionEntry:
     Traceback (most recent call last):
     course_lib.base.errors.SessionEntryError: session entry compact-1: summary.changedFiles: missing field; summary.files: unknown field
     """
-    if isinstance(value, WireModel) or callable(getattr(value, "to_wire", None)):
-        value = value.to_wire()  # an entry object, possibly from another copy of the models
-    if not isinstance(value, dict):
-        raise SessionEntryError(
-            f"session entry (no id): expected a JSON object, got {type(value).__name__}"
-        )
-    label = entry_label(value.get("id"))
-    try:  # plain JSON the course can hold (finite, safe numbers; bounded depth), copied
-        checked = copy_json_value(value)
-    except JsonValueError as error:
-        raise SessionEntryError(f"{label}: {error.path}: {error.problem}") from None
-    return validate_entry(checked)
+    return validate_entry(fresh_wire_dict(value))  # copied and checked as plain JSON first
 
 
 def validate_entry(value: dict[str, Any], *, schema_keys_only: bool = False) -> SessionEntry:
-    """Validate a dict of fresh, checked JSON against the entry model its ``type`` names.
+    """Validate fresh, checked JSON (a dict nothing else holds) by the model its ``type`` names.
 
-    The entry takes over ``value``'s containers, so the caller hands over a
-    dict that nothing else holds (``parse_session_entry`` copies first; a
-    reader passes what it has just parsed). ``schema_keys_only`` is for a
-    caller that wrote every key from the schema's own names (the pi importer):
-    pydantic's search for unknown keys is skipped, every other rule still runs.
+    Messages and metadata by their models' own rules, a compaction by Lab
+    11.1's ``parse_compaction``; ``schema_keys_only`` is ``validate_checked``'s.
     """
     kind = value.get("type")
-    model = _ENTRY_MODELS.get(kind) if isinstance(kind, str) else None
-    if model is not None:  # a message or metadata entry: the models' own rules
-        extra: Literal["ignore"] | None = "ignore" if schema_keys_only else None
-        entry: MessageEntry | MetadataEntry = validate_wire(
-            model.__pydantic_validator__, value, context=CHECKED_JSON, extra=extra
+    if kind in ("message", "metadata"):
+        model = MessageEntry if kind == "message" else MetadataEntry
+        entry: MessageEntry | MetadataEntry = validate_checked(
+            model, value, schema_keys_only=schema_keys_only
         )
         return entry
     label = entry_label(value.get("id"))
@@ -165,14 +139,12 @@ def parse_compaction(value: dict[str, Any], label: str) -> CompactionEntry:
     Chapter 11 §2 「摘要先成为 session 中的一条普通事实」 (the summary first becomes
     an ordinary fact of the session) · Lab 11.1.
 
-    Every store write, JSONL read and ``create_compaction_entry`` passes here,
-    so this one strict check guards all of them. Validate ``value`` against
-    ``CompactionEntry`` by its wire (camelCase) names only: a snake_case key
-    such as ``first_kept_entry_id`` is an unknown field, as is an old draft's
-    ``summary.files``. Turn pydantic's ``ValidationError`` into a
-    ``SessionEntryError`` whose message is ``f"{label}: ..."``, with
-    ``describe_validation_error(error)`` after the colon (it writes the field
-    path and the problem: "unknown field", "missing field", ">= 0", ...).
+    Every store write, JSONL read and ``create_compaction_entry`` passes here.
+    Validate ``value`` against ``CompactionEntry`` by its wire (camelCase) names
+    only: a snake_case key such as ``first_kept_entry_id`` is an unknown field,
+    as is an old draft's ``summary.files``. Turn pydantic's ``ValidationError``
+    into a ``SessionEntryError`` ``f"{label}: ..."`` with
+    ``describe_validation_error(error)`` (field path and problem) after the colon.
 
     Args:
         value: a fresh wire dict (already copied: the entry may keep it).
@@ -193,13 +165,32 @@ def parse_compaction(value: dict[str, Any], label: str) -> CompactionEntry:
 
 
 def require_session_entries(entries: Sequence[Any]) -> set[type]:
-    """Refuse anything that is not one of this package's entries; return the entry types found.
+    """Refuse anything but this package's entries (a wire dict is never skipped silently).
 
-    Rules below tell entries apart with ``isinstance``, so a wire dict on the
-    path must be an error, never silently skipped.
+    Returns:
+        The entry types found, so a caller can skip work a path does not need.
     """
     return require_models(
         entries,
         (MessageEntry, MetadataEntry, CompactionEntry),
         "not a session entry of this package; pass it through parse_session_entry first",
     )
+
+
+def require_message_entry(entry: object, entries: object) -> MessageEntry:
+    """``entry`` when it is a message entry; otherwise why it cannot be grouped.
+
+    Another kind of entry is an ``InteractionError`` naming it; anything else
+    is refused by ``require_session_entries``, with its position in ``entries``.
+    """
+    if isinstance(entry, MessageEntry):
+        return entry
+    if isinstance(entry, MetadataEntry | CompactionEntry):
+        raise InteractionError(
+            f"entry {entry.id}: a {entry.type} entry is not a message; "
+            "group only the message entries of a path"
+        )
+    if isinstance(entries, Sequence):
+        require_session_entries(entries)  # names the first foreign item and its position
+    require_session_entries([entry])  # a one-pass iterable: refused without its position
+    raise AssertionError(f"{entry!r} passed the entry check without being a session entry")

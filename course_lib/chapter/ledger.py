@@ -36,7 +36,7 @@ def budget_ledger(
     safety_margin: Number = 0,
     estimate_tokens: Estimator,
 ) -> list[LedgerRow]:
-    """One row per group ``build_context`` considers (after a compaction: from first kept on)."""
+    """One row per group ``build_context`` considers, so a reader sees why each was kept."""
     plan = plan_budget(
         active_path,
         max_tokens=max_tokens,
@@ -48,21 +48,14 @@ def budget_ledger(
 
 
 def ledger_from_plan(plan: BudgetPlan) -> list[LedgerRow]:
-    """The ledger of a plan already made: no message is priced again.
+    """The ledger of a plan already made: nothing is priced or decided again.
 
     Chapter 11 §8 「可选迁移练习」 (the optional transfer exercise) · transfer.
-
-    Never re-decide what fits, so the ledger cannot disagree with the model
-    input. One ``LedgerRow`` per group of ``plan.groups``, oldest first,
-    numbered from 1 (after a compaction: the groups from the first kept entry
-    on; the summary is not a row). ``entry_ids`` are the group's ids in path
-    order, ``tokens`` its cost from ``plan.group_tokens`` (call no estimator).
-    ``status`` is ``"trimmed"`` before ``plan.first_kept_group``, else
-    ``"kept"``, except the kept group of a ``"single_group_overflow"`` plan:
-    ``"overflow"``.
-
-    Args:
-        plan: what ``plan_budget`` decided.
+    One ``LedgerRow`` per group of ``plan.groups`` (after a compaction: those
+    from the first kept entry on; the summary is not a row), numbered from 1:
+    the group's ids, its cost from ``plan.group_tokens`` (call no estimator),
+    and ``"trimmed"`` before ``plan.first_kept_group``, else ``"kept"``, or
+    ``"overflow"`` for the kept group of a ``"single_group_overflow"`` plan.
 
     Returns:
         The rows, oldest group first.

@@ -1,10 +1,9 @@
 """Lab 11.5: restore from the newest compaction; its summary becomes one synthetic user message.
 
 Chapter 11 §6 「恢复时把最新摘要接在保留后缀前面」 (restoring puts the newest
-summary before the kept suffix). Nothing is deleted: after ``compact-1`` the
-path still holds every entry. ``build_context`` finds the newest compaction,
-groups only the part of the path from its first kept entry on, and sends the
-seven fields, rendered in a fixed order, right after the replayed system message.
+summary before the kept suffix). Nothing is deleted: ``build_context`` finds the
+newest compaction, groups only the path from its first kept entry on, and sends
+the seven fields, in a fixed order, right after the replayed system message.
 """
 
 from __future__ import annotations
@@ -16,10 +15,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from course_lib.base.errors import CompactionError, SessionEntryError
+from course_lib.base.messages import UserMessage, text
 from course_lib.base.validation import describe_validation_error
 
 from .entries import CompactionEntry, CompactionSummary, MessageEntry, SessionEntry
-from .messages import UserMessage, text
 
 
 @dataclass(frozen=True)
@@ -68,12 +67,9 @@ LIST_FIELDS = ("constraints", "completed", "decisions", "changed_files", "unreso
 
 
 def newest_compaction(active_path: Sequence[SessionEntry]) -> CompactionEntry | None:
-    """The last compaction on the path: older summaries are never sent again.
+    """The compaction entry nearest the leaf, or ``None``: older summaries are never sent again.
 
     Chapter 11 §6 「恢复时把最新摘要接在保留后缀前面」, step 1 · Lab 11.5.
-
-    Returns:
-        The compaction entry nearest the leaf, or ``None`` when the path holds none.
     """
     # --- Lab 11.5 resume compaction: begin ---
     for entry in reversed(active_path):
@@ -89,17 +85,11 @@ def restored_suffix(
     """The path from the compaction's first kept entry on: all that is grouped after restoring.
 
     Chapter 11 §6 「恢复时把最新摘要接在保留后缀前面」, step 2 · Lab 11.5.
-
     The first kept id must name a *user message entry* lying *before the
-    compaction* on the path. An id not on the path, an assistant or system
+    compaction* on the path: an id not on the path, an assistant or system
     message (``a2``, ``patch-2``), a metadata entry or an entry after the
-    compaction (``u4``) is a ``CompactionError``; checking only that the id
-    exists is not enough. Only the suffix is grouped, so a malformed prefix
-    that was already summarised cannot break the build.
-
-    Args:
-        active_path: the entries from the root to the leaf.
-        compaction: the path's newest compaction entry.
+    compaction (``u4``) is an error. Only the suffix is grouped, so a
+    malformed prefix already summarised cannot break the build.
 
     Returns:
         ``active_path`` from the first kept entry to the leaf (the compaction included).
@@ -153,23 +143,17 @@ def _as_summary(summary: CompactionSummary | dict[str, Any]) -> CompactionSummar
 def render_summary(
     summary: CompactionSummary | dict[str, Any], labels: SummaryLabels = SUMMARY_LABELS_EN
 ) -> str:
-    """The seven fields as text, in a fixed order with fixed labels.
+    """The seven fields as text, in a fixed order with fixed labels, so every build pays the same.
 
     Chapter 11 §6 「恢复时把最新摘要接在保留后缀前面」, step 3 · Lab 11.5.
-
-    Fixed order and labels make two builds of one path send the same text,
-    so the summary costs the same every time. Lines, joined by ``"\\n"`` with
-    none after the last: ``labels.title``; ``labels.goal`` followed by the
-    goal; then for each of ``LIST_FIELDS`` its label on a line of its own and
-    one ``- <item>`` line per item, written exactly as given, or the single
-    line ``- <labels.none>`` when the list is empty.
+    Lines joined by ``"\\n"``, none after the last: ``labels.title``;
+    ``labels.goal`` followed by the goal; then for each of ``LIST_FIELDS`` its
+    label on a line of its own and one ``- <item>`` line per item, exactly as
+    given, or the single line ``- <labels.none>`` for an empty list.
 
     Args:
         summary: the seven fields, or their wire dict (read it with ``_as_summary``).
         labels: ``SUMMARY_LABELS_EN`` or the course's Chinese ``SUMMARY_LABELS_ZH``.
-
-    Returns:
-        The text, with no newline after its last line.
 
     Raises:
         SessionEntryError: a wire dict that is not a valid summary.
@@ -200,13 +184,9 @@ def summary_message(
     """The synthetic user message that stands in for everything before the first kept entry.
 
     Chapter 11 §6 「恢复时把最新摘要接在保留后缀前面」, step 3 · Lab 11.5.
-
-    A **user** message whose one text block is ``render_summary`` of the
-    entry's summary with ``labels``, timestamped with the compaction's own
-    timestamp.
-
-    Returns:
-        A new message on every call, so no result ever shares it.
+    A **user** message (new on every call) whose one text block is
+    ``render_summary`` of the entry's summary with ``labels``, timestamped
+    with the compaction's own timestamp.
     """
     # --- Lab 11.5 resume compaction: begin ---
     return UserMessage(

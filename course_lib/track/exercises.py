@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ..base.errors import CourseError, InteractionError
+from ..base.messages import UserMessage
 from ..beyond.estimators import chars_estimator
 from ..beyond.importers import DetectedImport, import_pi_session, import_session
 from ..chapter.budget import BuildContextResult, build_context, plan_budget
@@ -55,7 +56,7 @@ from ..chapter.fixture import (
 )
 from ..chapter.groups import group_interactions
 from ..chapter.ledger import budget_ledger
-from ..chapter.messages import UserMessage, current_system_prompt
+from ..chapter.messages import current_system_prompt
 from ..chapter.sessions import InMemorySessionStore
 from . import exercises_zh
 from .language import DEFAULT_LANGUAGE, Lang, check_language

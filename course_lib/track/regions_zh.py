@@ -34,7 +34,7 @@ REGION_GUIDANCE_ZH: dict[str, str] = {
         "user 消息关闭当前交互（_OpenGroup.close）并开启下一个；assistant 和 toolResult "
         "加入当前交互（_OpenGroup.add）；system 消息在哪里都跳过。第一条 user 消息之前的"
         "其他消息抛出 InteractionError，消息含 entry id 和 'before the first user message'；"
-        "不是 message entry 的交给 _refuse_non_message。保持路径顺序，返回从旧到新的组。"
+        "不是 message entry 的交给 require_message_entry。保持路径顺序，返回从旧到新的组。"
     ),
     "budget.check_budget_numbers": (
         "用 check_budget_number(name, value) 逐个检查 max_tokens、reserved_output、"

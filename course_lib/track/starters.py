@@ -72,8 +72,9 @@ PRACTICE_ROOTS: tuple[str, ...] = (
 SHARED_CHAPTER_MODULES: tuple[str, ...] = ("messages",)
 """Chapter modules a practice package imports from ``course_lib`` instead of copying.
 
-Why: they hold no lab and build on nothing a student writes (the messages are
-Chapter 3's), so a copy would only lengthen what the student reads. Every
+Why: they hold no lab and build on nothing a student writes (the system replay
+reads only Chapter 3's messages), so a copy would only lengthen what the
+student reads; the practice package's ``__init__`` imports them. Every
 other chapter module is copied: its classes or functions must be the
 student's own (a store binds the student's parser, the fixture builds the
 student's entries).

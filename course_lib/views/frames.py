@@ -19,13 +19,7 @@ import pandas as pd
 from pandas.io.formats.style import Styler
 
 from ..base.errors import CompactionError
-from ..base.pricing import Estimator, Number, reads_only
-from ..chapter.budget import BuildContextResult, TokenProjection, build_context, plan_budget
-from ..chapter.compaction import create_compaction_entry
-from ..chapter.entries import CompactionEntry, MessageEntry, SessionEntry
-from ..chapter.groups import InteractionGroup, group_interactions
-from ..chapter.ledger import LedgerRow, budget_ledger
-from ..chapter.messages import (
+from ..base.messages import (
     AssistantMessage,
     MessageModel,
     SystemMessage,
@@ -34,6 +28,12 @@ from ..chapter.messages import (
     system_message_text,
     text_of,
 )
+from ..base.pricing import Estimator, Number, reads_only
+from ..chapter.budget import BuildContextResult, TokenProjection, build_context, plan_budget
+from ..chapter.compaction import create_compaction_entry
+from ..chapter.entries import CompactionEntry, MessageEntry, SessionEntry
+from ..chapter.groups import InteractionGroup, group_interactions
+from ..chapter.ledger import LedgerRow, budget_ledger
 from ..chapter.restoring import (
     SUMMARY_LABELS_EN,
     SUMMARY_LABELS_ZH,

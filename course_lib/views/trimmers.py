@@ -23,11 +23,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..base.pricing import Estimator, Number
-from ..beyond.estimators import chars_estimator, priced_texts
-from ..chapter.budget import build_context
-from ..chapter.entries import MessageEntry
-from ..chapter.messages import (
+from ..base.messages import (
     SystemMessage,
     ToolCall,
     assistant_message,
@@ -35,6 +31,10 @@ from ..chapter.messages import (
     tool_result,
     user_message,
 )
+from ..base.pricing import Estimator, Number
+from ..beyond.estimators import chars_estimator, priced_texts
+from ..chapter.budget import build_context
+from ..chapter.entries import MessageEntry
 
 __all__ = [
     "COMPARISON_PATHS",

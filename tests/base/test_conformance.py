@@ -36,9 +36,9 @@ from course_lib import (
     tool_result,
     user_message,
 )
+from course_lib.base.messages import SystemMessage
 from course_lib.base.text_rules import JS_TRIM_WHITESPACE, is_blank
 from course_lib.base.wire import dumps_line, js_number_text, loads_strict
-from course_lib.chapter.messages import SystemMessage
 
 # --- 1. the summary is paid before the groups, and the allowance never goes below 0 ---
 

@@ -198,14 +198,14 @@ def test_a_compaction_always_crosses_the_lab_11_1_parser(monkeypatch: pytest.Mon
 
 def test_plain_lines_never_need_the_careful_path(monkeypatch: pytest.MonkeyPatch) -> None:
     """The no-copy path is taken, not merely tried: with the copying check gone, plain lines read."""
-    import course_lib.chapter.entries as entries
+    import course_lib.base.validation as validation
 
     expected = {line: careful(line) for line in FIXTURE_LINES}
 
     def no_copy(value: Any, *args: Any) -> Any:
         raise AssertionError(f"careful path taken for {str(value)[:60]}")
 
-    monkeypatch.setattr(entries, "copy_json_value", no_copy)
+    monkeypatch.setattr(validation, "copy_json_value", no_copy)
     for line in FIXTURE_LINES:
         assert parse_entry_line(line) == expected[line]
 

@@ -341,7 +341,7 @@ def test_impl_switches_course_lib_to_the_practice_package_and_back(
         importers = importlib.import_module("course_lib.beyond.importers.pi")
         assert importers is not reference["course_lib.beyond.importers.pi"]
         assert importers.SessionEntry == starter.SessionEntry
-        assert starter.user_message is course_lib.chapter.messages.user_message
+        assert starter.user_message is course_lib.base.messages.user_message
         assert course_lib.chars_estimator()(starter.user_message("12345", timestamp=1)) == 2
         fixture_files = importlib.import_module("course_lib.tools.fixture_files")
         assert fixture_files.chapter_fixture is starter.chapter_fixture
