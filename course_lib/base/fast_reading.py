@@ -13,6 +13,7 @@ the problem exactly.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from types import UnionType
 from typing import Annotated, Any, Union, get_args, get_origin
 
@@ -65,6 +66,17 @@ def structure_depth(annotation: Any) -> int:
     return 0
 
 
+def _parse(data: bytes) -> Any:
+    """``jiter``'s reading with the course's refusals (NaN, Infinity, a key given twice).
+
+    Only keys go through ``jiter``'s string cache: most values of an entry are
+    long or unique (text, ids), and looking each one up made reading a store's
+    file a tenth slower than not (``wire.loads_fast`` keeps the whole cache: pi's
+    records repeat many short values, and gain nothing from leaving it).
+    """
+    return from_json(data, allow_inf_nan=False, catch_duplicate_keys=True, cache_mode="keys")
+
+
 class FastLineReader:
     """Reads a line into one of ``models`` (told apart by ``tag``), or returns ``None``.
 
@@ -81,10 +93,14 @@ class FastLineReader:
         self._default = self._plan(DEFAULT_LIMITS)
         self._validate = self._validator.validate_python
 
-    def read_committed(self, line: bytes) -> Any | None:
-        """``self(line)`` for a file's committed line under the default limits: the store's
-        reader calls this once per line, so it skips looking the limits up."""
-        return self._read(line, *self._default)
+    def read_lines(
+        self, lines: Sequence[str | bytes], limits: JsonLimits = DEFAULT_LIMITS
+    ) -> list[Any | None]:
+        """``[self(line, limits) for line in lines]`` in one call: a store reads every line of
+        its file, so its limits are looked up once, not once per line."""
+        longest, context = self._default if limits is DEFAULT_LIMITS else self._plan(limits)
+        read = self._read
+        return [read(line, longest, context) for line in lines]
 
     def _plan(self, limits: JsonLimits) -> tuple[int, dict[str, Any] | None]:
         """For ``limits``: the longest line read fast, and the validation context (``None``:
@@ -123,7 +139,6 @@ class FastLineReader:
             return None  # a size limit may be broken: the careful reader counts
         try:  # jiter's own nesting limit keeps its stack safe
             data = line if isinstance(line, bytes) else line.encode("utf-8")
-            value = from_json(data, allow_inf_nan=False, catch_duplicate_keys=True)
-            return self._validate(value, by_alias=True, by_name=False, context=context)
+            return self._validate(_parse(data), by_alias=True, by_name=False, context=context)
         except ValueError:  # pydantic's ValidationError is a ValueError too; so is a lone
             return None  # surrogate that ``encode`` refuses (UnicodeEncodeError)

@@ -32,9 +32,10 @@ import stat
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Set
+from collections.abc import Callable, Iterable, Iterator, Sequence, Set
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from itertools import count, repeat
 from pathlib import Path
 from types import FrameType
 from typing import Any, BinaryIO, Generic, Literal, Protocol, Self, TypeVar, cast
@@ -310,12 +311,14 @@ _BRACES = ("{", b"{")
 
 
 def _parse_lines(
-    numbered: Iterable[tuple[int, str | bytes]],
+    lines: Sequence[str | bytes],
+    first_line: int,
     known: Set[str],
     codec: EntryCodec[E],
     limits: JsonLimits = DEFAULT_LIMITS,
 ) -> _Parsed[E]:
-    """Parse committed lines, skipping blank ones; ``known`` holds the ids read before them.
+    """Parse committed lines (the first is ``first_line``), skipping blank ones; ``known`` holds
+    the ids read before them.
 
     The garbage collector is paused while the lines are read (and restored, as
     it was, in a ``finally``): every object built here is kept by an entry, so
@@ -327,7 +330,7 @@ def _parse_lines(
     parsed: _Parsed[E] | None = None
     try:
         gc.disable()
-        parsed = _parse_lines_collector_paused(numbered, known, codec, limits)
+        parsed = _parse_lines_collector_paused(lines, first_line, known, codec, limits)
         return parsed
     finally:
         try:
@@ -364,25 +367,35 @@ def _promote_young_objects() -> None:
         gc.unfreeze()
 
 
+_CHUNK_LINES = 1024
+"""How many lines the fast reader reads in one call: few calls, yet an early bad line is
+reported without reading the rest of a large file first."""
+
+
+def _read_fast(
+    lines: Sequence[str | bytes], fast: FastLineReader | None, limits: JsonLimits
+) -> Iterator[Any | None]:
+    """Each line's entry from the fast reader, in order (``None``: not sure, or no fast reader)."""
+    if fast is None:
+        yield from repeat(None, len(lines))
+        return
+    for start in range(0, len(lines), _CHUNK_LINES):
+        yield from fast.read_lines(lines[start : start + _CHUNK_LINES], limits)
+
+
 def _parse_lines_collector_paused(
-    numbered: Iterable[tuple[int, str | bytes]],
+    lines: Sequence[str | bytes],
+    first_line: int,
     known: Set[str],
     codec: EntryCodec[E],
     limits: JsonLimits,
 ) -> _Parsed[E]:
     entries: list[E] = []
     new_ids: set[str] = set()
-    fast = codec.read_fast
-    default = limits is DEFAULT_LIMITS
-    for number, line in numbered:
+    read = _read_fast(lines, codec.read_fast, limits)  # most lines: straight to the entry
+    for number, line, entry in zip(count(first_line), lines, read):
         if line[:1] not in _BRACES and _is_blank_line(line, number):  # "{..." is never blank
             continue
-        entry = None
-        if fast is not None:  # most lines: straight to the entry
-            if default and type(line) is bytes:
-                entry = fast.read_committed(line)
-            else:
-                entry = fast(line, limits)
         if entry is None:
             try:
                 entry = codec.parse_line_carefully(line, limits)
@@ -423,7 +436,7 @@ def read_jsonl_text(
     repeats an id or names an unknown parent raises ``SessionFileError`` (``line N``).
     """
     *committed, tail = text.split("\n")
-    parsed = _parse_lines(enumerate(committed, start=1), set(), codec, limits)
+    parsed = _parse_lines(committed, 1, set(), codec, limits)
     return SessionReadResult(parsed.entries, _tail_warnings(is_blank(tail), len(committed) + 1))
 
 
@@ -463,8 +476,7 @@ def _scan_committed(
     length = data.rfind(b"\n") + 1
     raw_lines = data.split(b"\n")
     del raw_lines[-1]  # the tail after the last newline: not committed
-    numbered: Iterable[tuple[int, str | bytes]] = enumerate(raw_lines, first_line)
-    parsed = _parse_lines(numbered, known, codec, limits)
+    parsed = _parse_lines(raw_lines, first_line, known, codec, limits)
     return _Scan(parsed.entries, parsed.ids, len(raw_lines), length)
 
 
