@@ -3,7 +3,8 @@
 Everything the labs, notebooks and tests use is importable from here. The
 package has layers, each importing only those before it:
 
-* ``course_lib.base``     the boundary and the machinery (wire rules, readers, copier, locking)
+* ``course_lib.base``     the boundary and the machinery (Chapter 3's messages, wire rules,
+  readers, copier, locking)
 * ``course_lib.chapter``  the chapter's rules, in the chapter's order: what a student reads and writes
 * ``course_lib.beyond``   real sessions and real tokenizers (the pi, Claude Code and Codex
   importers, estimators)

@@ -1,5 +1,8 @@
 """The chapter's JSONL data files, generated from the fixture so they can never drift.
 
+The fixture itself is read from ``course_lib/chapter/data/`` (both languages);
+these are the English files a student opens, plus the bad ones.
+
 Every line is written by ``dumps_line``, so a good file reads back and
 re-serialises byte for byte. Regenerate the folder with::
 
