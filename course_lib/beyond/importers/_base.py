@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import reprlib
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -126,15 +127,34 @@ class _Aggregate:
 
 @dataclass(slots=True)
 class Tally:
-    """Counts one occurrence of several routine drops at once (see ``NoteLog.tally``)."""
+    """Counts occurrences of several routine drops at once (see ``NoteLog.tally``).
+
+    Why a count of its own: a tally is counted for nearly every record of a file, so
+    counting is two assignments, and ``settle`` adds the count to each aggregate once.
+    """
 
     aggregates: tuple[_Aggregate, ...]
+    times: int = 0
+    last_line: int = 0  # of the latest occurrence counted (once ``times`` is not 0)
 
-    def count(self, line: int | None) -> None:
-        """One more occurrence of each, on ``line``."""
+    def count(self, line: int) -> None:
+        """One more occurrence of each, on ``line`` (lines are counted in file order)."""
+        self.times += 1
+        self.last_line = line
+
+    def settle(self) -> None:
+        """Add the occurrences counted so far to the aggregates, and start again from none.
+
+        Several tallies may share an aggregate: as lines are counted in file order, its
+        last line is the largest any of them saw.
+        """
+        if not self.times:
+            return
         for entry in self.aggregates:
-            entry.count += 1
-            entry.last_line = line
+            entry.count += self.times
+            if entry.last_line is None or self.last_line > entry.last_line:
+                entry.last_line = self.last_line
+        self.times = 0
 
 
 @dataclass
@@ -149,6 +169,7 @@ class NoteLog:
 
     notes: list[ImportNote] = field(default_factory=list)
     _aggregates: dict[tuple[str, str], _Aggregate] = field(default_factory=dict)
+    _tallies: list[Tally] = field(default_factory=list)  # settled by ``finish``
 
     def add(self, kind: str, line: int | None, entry_id: str | None, detail: str) -> None:
         """Record one specific change."""
@@ -163,14 +184,17 @@ class NoteLog:
         entry.last_line = line
 
     def tally(
-        self, kind: str, subjects: tuple[str, ...], line: int | None, entry_id: str | None
+        self, subjects: Iterable[tuple[str, str]], line: int | None, entry_id: str | None
     ) -> Tally:
-        """The aggregates of ``subjects``, started here (this line first) where they are new.
+        """The aggregates of ``subjects`` (``(kind, subject)`` pairs), started here (this line
+        first) where they are new, to be counted together.
 
         Why a handle: a file's records mostly drop the same fields, so the caller
         keeps one ``Tally`` per set of fields and counts each record with one call.
         """
-        return Tally(tuple(self._aggregate_of(kind, s, line, entry_id) for s in subjects))
+        tally = Tally(tuple(self._aggregate_of(kind, s, line, entry_id) for kind, s in subjects))
+        self._tallies.append(tally)
+        return tally
 
     def _aggregate_of(
         self, kind: str, subject: str, line: int | None, entry_id: str | None
@@ -184,6 +208,8 @@ class NoteLog:
 
     def finish(self) -> list[ImportNote]:
         """All notes: specific ones in order, then one per aggregated subject."""
+        for tally in self._tallies:
+            tally.settle()
         aggregated = [
             ImportNote(
                 kind=kind,

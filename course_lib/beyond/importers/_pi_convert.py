@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any, NoReturn, TypeGuard
 
-from ...base.text_rules import is_blank
+from ...base.text_rules import JS_TRIM_WHITESPACE, is_blank
 from ...base.wire import MAX_SAFE_INTEGER
 from ._base import NoteKind, NoteLog, PiImportError, Tally, shown
 from ._pi_summary import map_pi_summary
@@ -50,6 +50,7 @@ _NUMBER_TYPES = (int, float)
 # case without a call; anything else (a bool, a subclass) still goes through ``_is_number``.
 _PLAIN_NUMBERS = frozenset({int, float})
 _ABSENT: Any = object()  # a key missing from a dict, told apart from a null
+_JS_TRIM_CHARS = "".join(sorted(JS_TRIM_WHITESPACE))  # what ``is_blank`` strips
 
 # The fields each course form takes from a pi value; ``Converter._drop_rest`` notes the
 # others. Sets, so that a value holding nothing else is recognised in one comparison.
@@ -70,6 +71,9 @@ _USAGE_FIELDS = frozenset({"input", "output", "totalTokens"})
 _TOOL_RESULT_FIELDS = frozenset(
     {"role", "toolCallId", "toolName", "content", "details", "isError", "timestamp"}
 )
+# The keys, in order, of a block the course would build itself (see ``Converter``).
+_COURSE_TEXT_BLOCK = ("type", "text")
+_COURSE_TOOL_CALL = ("type", "id", "name", "arguments")
 _BASH_FIELDS = frozenset(
     {
         "role", "command", "output", "exitCode", "cancelled", "truncated",
@@ -80,9 +84,10 @@ _BASH_FIELDS = frozenset(
 # The usage counts pi records, in the order they are checked; the first two are required.
 _USAGE_COUNTS = ("input", "output", "cacheRead", "cacheWrite", "totalTokens")
 _REQUIRED_USAGE = ("input", "output")
-_TOTAL_COMPUTED = (
+_TOTAL_COMPUTED_NOTE = (
+    NoteKind.USAGE_TOTAL_COMPUTED,
     "usage.totalTokens absent: computed as input + output + cacheRead + cacheWrite "
-    "(pi's own fallback)"
+    "(pi's own fallback)",
 )
 _METADATA_TYPES = ("model_change", "thinking_level_change", "session_info", "label", "custom")
 _STOP_REASONS = ("stop", "length", "toolUse", "error", "aborted")
@@ -95,7 +100,6 @@ _STOP_REASON_ALIASES = {
     "maxTokens": "length",
 }
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-_ONE_MILLISECOND = timedelta(milliseconds=1)
 
 
 def _is_number(value: Any) -> TypeGuard[int | float]:
@@ -179,7 +183,11 @@ def iso_to_millis(value: Any, *, line: int, entry_id: str, notes: NoteLog) -> in
             entry_id,
         )
         moment = moment.replace(tzinfo=UTC)
-    return (moment - _EPOCH) // _ONE_MILLISECOND
+    # ``(moment - _EPOCH) // _ONE_MILLISECOND``, spelled out: a timedelta's seconds and
+    # microseconds are never negative, so this floors exactly as the division does, in a
+    # third of its time (it runs once for every record of a file).
+    delta = moment - _EPOCH
+    return delta.days * 86_400_000 + delta.seconds * 1000 + delta.microseconds // 1000
 
 
 def image_placeholder(block: dict[str, Any]) -> str:
@@ -263,12 +271,16 @@ def _checked_counts(usage: dict[str, Any], line: int) -> tuple[Any, ...]:
 
 
 def _two_names(first: Any, second: Any) -> bool:
-    """Both are non-blank strings: the id and name that pair a call with its result."""
+    """Both are non-blank strings: the id and name that pair a call with its result.
+
+    ``is_blank`` spelled out (what is left after stripping JavaScript's trim set): this
+    runs for every tool call and result of a file.
+    """
     return (
         isinstance(first, str)
         and isinstance(second, str)
-        and not is_blank(first)
-        and not is_blank(second)
+        and first.strip(_JS_TRIM_CHARS) != ""
+        and second.strip(_JS_TRIM_CHARS) != ""
     )
 
 
@@ -283,6 +295,12 @@ class Converter:
     take the shortest way: each check is made in place, and the helpers that
     name a field in an error, or word a note, run only when there is one to raise
     or to write. The checks, and their order, are the same on both ways.
+
+    A text block or tool call that already holds exactly the keys the course
+    would write, in the same order, is kept as the dict the reader built instead
+    of being copied: a record comes fresh from the reader and is let go once
+    converted, so the drafts still share no dict (``_parse_drafts`` relies on
+    it), and a draft that later becomes a metadata value is written the same.
     """
 
     def __init__(self, notes: NoteLog) -> None:
@@ -291,6 +309,8 @@ class Converter:
         # usage, a computed total too): most records of a file have the same keys, so each
         # set is worked out once.
         self._dropped: dict[tuple[str, ...], Tally] = {}
+        # (the keys of an assistant message, the keys of its usage) -> the tally of its notes.
+        self._assistant_tallies: dict[tuple[tuple[str, ...], tuple[str, ...]], Tally] = {}
 
     # --- shared helpers -------------------------------------------------------
 
@@ -309,10 +329,10 @@ class Converter:
         keys = (subject, *value)
         tally = self._dropped.get(keys)
         if tally is None:
-            dropped = tuple(f"{subject} '{key}'" for key in value if key not in used)
-            tally = self._dropped[keys] = self.notes.tally(
-                NoteKind.FIELD_DROPPED, dropped, line, entry_id
-            )
+            dropped = [
+                (NoteKind.FIELD_DROPPED, f"{subject} '{key}'") for key in value if key not in used
+            ]
+            tally = self._dropped[keys] = self.notes.tally(dropped, line, entry_id)
         tally.count(line)
 
     def _string(self, value: dict[str, Any], key: str, where: str, line: int) -> str:
@@ -335,8 +355,10 @@ class Converter:
         for position, block in enumerate(content):
             kind = block.get("type") if isinstance(block, dict) else None
             if kind == "text" and isinstance(text := block.get("text"), str):
-                if not block.keys() <= _TEXT_BLOCK_FIELDS:
-                    self._drop_rest(block, _TEXT_BLOCK_FIELDS, "text block field", line, entry_id)
+                if tuple(block) == _COURSE_TEXT_BLOCK:
+                    blocks.append(block)  # already a course text block (see the class)
+                    continue
+                self._drop_rest(block, _TEXT_BLOCK_FIELDS, "text block field", line, entry_id)
                 blocks.append(_text_block(text))
             elif kind == "image":
                 images.append(image_placeholder(block))
@@ -448,10 +470,15 @@ class Converter:
         for position, block in enumerate(content):
             kind = block.get("type") if isinstance(block, dict) else None
             if kind == "text" and isinstance(text := block.get("text"), str):
-                if not block.keys() <= _TEXT_BLOCK_FIELDS:
-                    self._drop_rest(block, _TEXT_BLOCK_FIELDS, "text block field", line, entry_id)
+                if tuple(block) == _COURSE_TEXT_BLOCK:
+                    blocks.append(block)  # already a course text block (see the class)
+                    continue
+                self._drop_rest(block, _TEXT_BLOCK_FIELDS, "text block field", line, entry_id)
                 blocks.append(_text_block(text))
             elif kind == "toolCall":
+                if tuple(block) == _COURSE_TOOL_CALL and _two_names(block["id"], block["name"]):
+                    blocks.append(block)  # already a course tool call (see the class)
+                    continue
                 blocks.append(self._tool_call(block, position, line, entry_id))
             elif kind == "thinking":
                 thinking_blocks += 1
@@ -485,7 +512,13 @@ class Converter:
             usage.get("cacheRead", 0),  # the cache counts are absent in some providers' usage
             usage.get("cacheWrite", 0),
         )
-        if not {*map(type, counts)} <= _PLAIN_NUMBERS:  # four plain numbers: the usual case
+        # Four plain numbers, the usual case, asked one by one: a set of their types costs more.
+        if not (
+            type(counts[0]) in _PLAIN_NUMBERS
+            and type(counts[1]) in _PLAIN_NUMBERS
+            and type(counts[2]) in _PLAIN_NUMBERS
+            and type(counts[3]) in _PLAIN_NUMBERS
+        ):
             counts = _checked_counts(usage, line)
         total = usage.get("totalTokens", _ABSENT)
         if total is _ABSENT:
@@ -494,26 +527,33 @@ class Converter:
             raise PiImportError(
                 f"message.usage.totalTokens must be a number, got {shown(total)}", line=line
             )
-        if usage.keys() != _USAGE_FIELDS:  # the course's three counts, and nothing else
-            self._usage_notes(usage, line, entry_id)
         return {"input": counts[0], "output": counts[1], "totalTokens": total}
 
-    def _usage_notes(self, usage: dict[str, Any], line: int, entry_id: str) -> None:
-        """Note (aggregated) a total computed by pi's fallback and the counts with no course field.
+    def _assistant_notes(
+        self, message: dict[str, Any], usage: dict[str, Any], line: int, entry_id: str
+    ) -> None:
+        """Note (aggregated) a usage total computed by pi's fallback and the fields with no course
+        field, of the usage and then of the message.
 
-        Both depend only on the usage's keys, so each set of keys is worked out once.
+        Why together: pi writes ``api`` and ``usage.cost`` (and more) into every assistant
+        message, and all of these notes depend only on the keys of the message and of its
+        usage, so each pair of key lists is worked out once and counted with one call.
         """
-        keys = ("usage", *usage)
-        tally = self._dropped.get(keys)
+        keys = (tuple(message), tuple(usage))
+        tally = self._assistant_tallies.get(keys)
         if tally is None:
-            computed = () if "totalTokens" in usage else (_TOTAL_COMPUTED,)
-            dropped = tuple(
-                f"assistant usage field '{key}'" for key in usage if key not in _USAGE_FIELDS
-            )
-            tally = self._dropped[keys] = Tally(
-                self.notes.tally(NoteKind.USAGE_TOTAL_COMPUTED, computed, line, entry_id).aggregates
-                + self.notes.tally(NoteKind.FIELD_DROPPED, dropped, line, entry_id).aggregates
-            )
+            subjects = [] if "totalTokens" in usage else [_TOTAL_COMPUTED_NOTE]
+            subjects += [
+                (NoteKind.FIELD_DROPPED, f"assistant usage field '{key}'")
+                for key in usage
+                if key not in _USAGE_FIELDS
+            ]
+            subjects += [
+                (NoteKind.FIELD_DROPPED, f"assistant message field '{key}'")
+                for key in message
+                if key not in _ASSISTANT_FIELDS
+            ]
+            tally = self._assistant_tallies[keys] = self.notes.tally(subjects, line, entry_id)
         tally.count(line)
 
     def _stop_reason(self, value: Any, line: int, entry_id: str) -> str:
@@ -541,7 +581,8 @@ class Converter:
         if not isinstance(provider, str) or not isinstance(model, str):
             self._plain_string(message, "provider", line)
             self._plain_string(message, "model", line)
-        usage = self._usage(message.get("usage"), line, entry_id)
+        usage: Any = message.get("usage")  # an object: ``_usage`` refuses anything else
+        course_usage = self._usage(usage, line, entry_id)
         stop_reason = message.get("stopReason")
         if not (isinstance(stop_reason, str) and stop_reason in _STOP_REASONS):
             stop_reason = self._stop_reason(stop_reason, line, entry_id)
@@ -550,7 +591,7 @@ class Converter:
             "content": content,
             "provider": provider,
             "model": model,
-            "usage": usage,
+            "usage": course_usage,
             "stopReason": stop_reason,
         }
         error = message.get("errorMessage")
@@ -561,7 +602,7 @@ class Converter:
                 f"message.errorMessage must be a string, got {shown(error)}", line=line
             )
         wire["timestamp"] = ts
-        self._drop_rest(message, _ASSISTANT_FIELDS, "assistant message field", line, entry_id)
+        self._assistant_notes(message, usage, line, entry_id)
         return wire
 
     def _plain_string(self, value: dict[str, Any], key: str, line: int) -> str:
@@ -655,7 +696,7 @@ class Converter:
     # --- entries --------------------------------------------------------------
 
     def convert(
-        self, record: dict[str, Any], *, line: int, entry_id: str, parent_id: str | None
+        self, record: dict[str, Any], line: int, entry_id: str, parent_id: str | None
     ) -> Draft:
         """The draft for one pi record (header included), with the given course id and parent."""
         kind = record["type"]
@@ -668,14 +709,25 @@ class Converter:
         if not record.keys() <= _MESSAGE_ENTRY_FIELDS:
             self._drop_rest(record, _MESSAGE_ENTRY_FIELDS, "message entry field", line, entry_id)
         message, metadata = self.message(record.get("message"), line, entry_id, ts)
-        wire: dict[str, Any] = {"id": entry_id, "parentId": parent_id, "timestamp": ts}
         if message is not None:
-            wire["type"] = "message"
-            wire["message"] = message
+            wire = {
+                "id": entry_id,
+                "parentId": parent_id,
+                "timestamp": ts,
+                "type": "message",
+                "message": message,
+            }
         else:
             assert metadata is not None
-            wire["type"] = "metadata"
-            wire["key"], wire["value"] = metadata
+            key, value = metadata
+            wire = {
+                "id": entry_id,
+                "parentId": parent_id,
+                "timestamp": ts,
+                "type": "metadata",
+                "key": key,
+                "value": value,
+            }
         return Draft(wire, line)
 
     def _other_entry(

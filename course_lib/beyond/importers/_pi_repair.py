@@ -237,17 +237,21 @@ class _Walker:
     def _declare(self, draft: Draft, content: list[dict[str, Any]], state: _PathState) -> None:
         """Register an assistant turn's calls; a repeated id in one interaction is an error."""
         turn: list[str] = []  # the calls of this turn, in order
+        calls, entry_id, line = state.calls, draft.wire["id"], draft.line
         for block in content:
             if block["type"] != "toolCall":
                 continue
             call_id = block["id"]
-            if call_id in state.calls:
+            if call_id in calls:
                 raise PiImportError(
                     f"duplicate tool call id {call_id!r} in one interaction "
-                    f"(already declared by entry {state.calls[call_id].entry_id})",
-                    line=draft.line,
+                    f"(already declared by entry {calls[call_id].entry_id})",
+                    line=line,
                 )
-            state.calls[call_id] = _Call(call_id, block["name"], draft.id, draft.line, len(turn))
+            # ``_Call(...)`` without the named tuple's ``__new__``, a Python function: one per call.
+            calls[call_id] = tuple.__new__(
+                _Call, (call_id, block["name"], entry_id, line, len(turn))
+            )
             turn.append(call_id)
         state.turn = turn
 

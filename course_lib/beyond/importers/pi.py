@@ -240,9 +240,12 @@ def _header_version(header: RawRecord | None, committed: CommittedLines) -> int:
     return int(version)  # 1.0 == 1 passes the check; the source records the int
 
 
-def _line_id(line: int, width: int) -> str:
-    """A stable id from a line number (``L0005``), zero-padded so ids sort like lines."""
-    return "L" + str(line).zfill(width)
+def _line_ids(width: int) -> Callable[[int], str]:
+    """Stable ids from line numbers (``L0005`` is line 5), zero-padded so ids sort like lines.
+
+    A bound ``str.format``, made once per file: it is called for every line of a v1 file.
+    """
+    return f"L{{:0{width}d}}".format
 
 
 class _TreeIds:
@@ -305,7 +308,8 @@ def _build_drafts(
     version = _header_version(header, committed)
     assert header is not None
     header_line, header_index, header_record = header
-    header_id = _line_id(header_line, width)
+    line_id = _line_ids(width)
+    header_id = line_id(header_line)
     tree_notes = NoteLog()
     tree = _TreeIds(header_id, tree_notes) if version != 1 else None
     converter = Converter(notes)
@@ -313,8 +317,10 @@ def _build_drafts(
         converter.convert(header_record, line=header_line, entry_id=header_id, parent_id=None)
     ]
     index_ids = [header_id]  # pi counts the records from 0, the header first
-    types: dict[str, int] = {"session": 1}  # the header's type, checked above
-    roles: dict[str, int] = {}
+    # The type of every record and the role of every message, counted once all are read
+    # (``Counter`` counts a list at C speed).
+    types = ["session"]  # the header's type, checked above
+    roles: list[str] = []
     total = 2 * committed.count  # blank lines included: an estimate until all are read
     if progress is not None:
         progress(header_index, total)
@@ -323,16 +329,15 @@ def _build_drafts(
     convert = converter.convert
     for line, index, record in records:
         if tree is None:  # v1: ids from line numbers, each entry the child of the one before
-            entry_id, parent_id = _line_id(line, width), entry_id
+            entry_id, parent_id = line_id(line), entry_id
         else:
             entry_id, parent_id = tree.next(line, record)
-        drafts.append(convert(record, line=line, entry_id=entry_id, parent_id=parent_id))
+        drafts.append(convert(record, line, entry_id, parent_id))
         index_ids.append(entry_id)
         kind = record["type"]
-        types[kind] = types.get(kind, 0) + 1
+        types.append(kind)
         if kind == "message" and isinstance(message := record.get("message"), dict):
-            role = message["role"]  # converted, so a string
-            roles[role] = roles.get(role, 0) + 1
+            roles.append(message["role"])  # converted, so a string
         if progress is not None and index % 100 == 0:
             progress(index, total)
     notes.notes[before:before] = tree_notes.notes
@@ -373,11 +378,12 @@ def _parse_drafts(
     entries: list[SessionEntry] = []
     count = len(drafts)
     near = near_limits or set()
+    checking = careful or limits is not DEFAULT_LIMITS  # asked once, not for every draft
     drafts.reverse()  # popped from the end: each draft is let go once it is an entry
     while drafts:
         draft = drafts.pop()
         try:
-            if careful or limits is not DEFAULT_LIMITS:
+            if checking:
                 with _limits_in_force(limits):
                     entry = parse_session_entry(draft.wire)
             else:
@@ -387,8 +393,8 @@ def _parse_drafts(
                 raise PiImportError(f"an entry the importer added: {error}") from error
             raise PiImportError(str(error), line=draft.line) from error
         # An entry the importer added holds only fixed text and ids from the file, so it
-        # can break a limit only when some line of the file came near one.
-        if draft.line in near or (draft.line is None and near):
+        # can break a limit only when some line of the file came near one (most files: none).
+        if near and (draft.line in near or draft.line is None):
             _check_writable(entry, draft.line, limits)
         entries.append(entry)
         if progress is not None and (position := len(entries) - 1) % 100 == 0:
