@@ -130,9 +130,7 @@ class FastLineReader:
             return None
 
     def __call__(self, line: str | bytes, limits: JsonLimits = DEFAULT_LIMITS) -> Any | None:
-        return self._read(
-            line, *(self._default if limits is DEFAULT_LIMITS else self._plan(limits))
-        )
+        return self.read_lines([line], limits)[0]
 
     def _read(self, line: str | bytes, longest: int, context: dict[str, Any] | None) -> Any | None:
         if context is None or len(line) > longest:

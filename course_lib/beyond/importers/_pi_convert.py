@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, NoReturn, TypeGuard
 
-from ...base.text_rules import JS_TRIM_WHITESPACE, is_blank
+from ...base.text_rules import is_blank
 from ...base.wire import MAX_SAFE_INTEGER
 from ._base import NoteKind, NoteLog, PiImportError, Tally, shown
 from ._pi_summary import map_pi_summary
@@ -50,7 +50,6 @@ _NUMBER_TYPES = (int, float)
 # case without a call; anything else (a bool, a subclass) still goes through ``_is_number``.
 _PLAIN_NUMBERS = frozenset({int, float})
 _ABSENT: Any = object()  # a key missing from a dict, told apart from a null
-_JS_TRIM_CHARS = "".join(sorted(JS_TRIM_WHITESPACE))  # what ``is_blank`` strips
 
 # The fields each course form takes from a pi value; ``Converter._drop_rest`` notes the
 # others. Sets, so that a value holding nothing else is recognised in one comparison.
@@ -271,16 +270,12 @@ def _checked_counts(usage: dict[str, Any], line: int) -> tuple[Any, ...]:
 
 
 def _two_names(first: Any, second: Any) -> bool:
-    """Both are non-blank strings: the id and name that pair a call with its result.
-
-    ``is_blank`` spelled out (what is left after stripping JavaScript's trim set): this
-    runs for every tool call and result of a file.
-    """
+    """Both are non-blank strings: the id and name that pair a call with its result."""
     return (
         isinstance(first, str)
         and isinstance(second, str)
-        and first.strip(_JS_TRIM_CHARS) != ""
-        and second.strip(_JS_TRIM_CHARS) != ""
+        and not is_blank(first)
+        and not is_blank(second)
     )
 
 
@@ -709,25 +704,14 @@ class Converter:
         if not record.keys() <= _MESSAGE_ENTRY_FIELDS:
             self._drop_rest(record, _MESSAGE_ENTRY_FIELDS, "message entry field", line, entry_id)
         message, metadata = self.message(record.get("message"), line, entry_id, ts)
+        wire: dict[str, Any] = {"id": entry_id, "parentId": parent_id, "timestamp": ts}
         if message is not None:
-            wire = {
-                "id": entry_id,
-                "parentId": parent_id,
-                "timestamp": ts,
-                "type": "message",
-                "message": message,
-            }
+            wire["type"] = "message"
+            wire["message"] = message
         else:
             assert metadata is not None
-            key, value = metadata
-            wire = {
-                "id": entry_id,
-                "parentId": parent_id,
-                "timestamp": ts,
-                "type": "metadata",
-                "key": key,
-                "value": value,
-            }
+            wire["type"] = "metadata"
+            wire["key"], wire["value"] = metadata
         return Draft(wire, line)
 
     def _other_entry(

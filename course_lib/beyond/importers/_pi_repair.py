@@ -248,10 +248,7 @@ class _Walker:
                     f"(already declared by entry {calls[call_id].entry_id})",
                     line=line,
                 )
-            # ``_Call(...)`` without the named tuple's ``__new__``, a Python function: one per call.
-            calls[call_id] = tuple.__new__(
-                _Call, (call_id, block["name"], entry_id, line, len(turn))
-            )
+            calls[call_id] = _Call(call_id, block["name"], entry_id, line, len(turn))
             turn.append(call_id)
         state.turn = turn
 
