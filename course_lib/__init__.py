@@ -5,7 +5,9 @@ package has layers, each importing only those before it:
 
 * ``course_lib.base``     the boundary and the machinery (Chapter 3's messages, wire rules,
   readers, copier, locking)
-* ``course_lib.chapter``  the chapter's rules, in the chapter's order: what a student reads and writes
+* ``course_lib.chapter``  the chapter's types (``models``, defined once) and rules, in the
+  chapter's order: what a student reads and writes
+* ``course_lib.errors``   every error the workbook raises (one family: ``CourseError``)
 * ``course_lib.beyond``   real sessions and real tokenizers (the pi, Claude Code and Codex
   importers, estimators)
 * ``course_lib.views``    the notebooks' tables, explorers and plots
@@ -49,23 +51,9 @@ from .beyond.importers import (
     import_pi_session,
     import_session,
 )
-from .chapter.budget import (
-    BudgetPlan,
-    BuildContextResult,
-    TokenProjection,
-    build_context,
-    message_allowances,
-    plan_budget,
-)
+from .chapter.budget import build_context, message_allowances, plan_budget
 from .chapter.compaction import create_compaction_entry
-from .chapter.entries import (
-    CompactionEntry,
-    CompactionSummary,
-    MessageEntry,
-    MetadataEntry,
-    SessionEntry,
-    parse_session_entry,
-)
+from .chapter.entries import parse_session_entry
 from .chapter.fixture import (
     FIXTURE_TOKENS,
     chapter_fixture,
@@ -74,16 +62,26 @@ from .chapter.fixture import (
     fixture_summary,
     system_replay_fixture,
 )
-from .chapter.groups import InteractionGroup, group_interactions
-from .chapter.ledger import LedgerRow, budget_ledger, ledger_from_plan
+from .chapter.groups import group_interactions
+from .chapter.labs import LabNotImplemented
+from .chapter.ledger import budget_ledger, ledger_from_plan
 from .chapter.messages import current_system_message, current_system_prompt
-from .chapter.restoring import (
+from .chapter.models import (
     SUMMARY_LABELS_EN,
     SUMMARY_LABELS_ZH,
+    BudgetPlan,
+    BuildContextResult,
+    CompactionEntry,
+    CompactionSummary,
+    InteractionGroup,
+    LedgerRow,
+    MessageEntry,
+    MetadataEntry,
+    SessionEntry,
     SummaryLabels,
-    render_summary,
-    summary_message,
+    TokenProjection,
 )
+from .chapter.restoring import render_summary, summary_message
 from .chapter.sessions import (
     InMemorySessionStore,
     JsonlSessionStore,
@@ -114,6 +112,7 @@ __all__ = [
     "InteractionError",
     "InteractionGroup",
     "JsonlSessionStore",
+    "LabNotImplemented",
     "LedgerRow",
     "MessageEntry",
     "MetadataEntry",

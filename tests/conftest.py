@@ -4,22 +4,17 @@ By default every test runs against the reference ``course_lib``; the hooks
 below do nothing at all without ``--impl``.
 
 With ``--impl DIR`` the tests run against a student's practice package
-(``course-lab practice 11 DIR``: the chapter layer alone) instead:
+(``course-lab practice 11 DIR``: the chapter's rule modules alone; the types,
+fixture, stores and errors are ``course_lib``'s own, shared by both):
 
 * The lab checks ask for it explicitly: their tests take the ``impl``
   fixture, which is the practice package.
 * The wider suite (``course-lab check LAB --extended``) imports the chapter's
-  names from ``course_lib`` as any user of the library does, so
+  rules from ``course_lib`` as any user of the library does, so
   ``pytest_configure`` points ``course_lib.chapter.<module>`` and the public
-  names of ``course_lib`` at the practice package's modules, and imports again
-  the ``course_lib`` modules already built on the chapter (the importers, the
-  estimators), so that a test never mixes two sets of classes. The base layer
-  is shared: the practice package imports it from ``course_lib`` too.
+  rule names of ``course_lib`` at the practice package's, and binds the stores
+  to its parser. There is one set of types, so nothing else needs to change.
   ``pytest_unconfigure`` puts every module and name back.
-
-Which wider modules run against a practice package is decided by
-``course_lib.track.checks.extended_test_files``: only those whose every
-``course_lib`` import is something the practice package provides.
 """
 
 from __future__ import annotations
@@ -36,6 +31,7 @@ import pytest
 import course_lib
 import course_lib.chapter
 from course_lib.track.practice import PracticePackageError, load_practice_package
+from course_lib.track.starters import chapter_exports, practice_modules
 
 _MISSING = object()
 _SWITCHED = pytest.StashKey[list[tuple[object, str, object]]]()
@@ -51,10 +47,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def _switch_course_lib_to(package: ModuleType) -> list[tuple[object, str, object]]:
-    """Point ``course_lib``'s chapter modules and public names at ``package``.
+    """Point ``course_lib``'s rule modules, rule names and stores at ``package``.
 
     Returns what was replaced, as ``(namespace, name, old value)``, to undo it.
     """
+    from course_lib.chapter import sessions
+
     replaced: list[tuple[object, str, object]] = []
 
     def put(namespace: object, name: str, value: object) -> None:
@@ -65,62 +63,17 @@ def _switch_course_lib_to(package: ModuleType) -> list[tuple[object, str, object
             replaced.append((namespace, name, getattr(namespace, name, _MISSING)))
             setattr(namespace, name, value)
 
-    # 1. The chapter's modules and public names: the practice package's.
-    prefix = package.__name__ + "."
-    switched: set[str] = set()
-    for name, module in sorted(sys.modules.items()):
-        if not name.startswith(prefix) or "." in name[len(prefix) :]:
-            continue
-        short = name[len(prefix) :]
-        if importlib.util.find_spec(f"course_lib.chapter.{short}") is None:
-            continue  # e.g. ``labs``: the practice package's own module
+    for short in practice_modules():
+        module = importlib.import_module(f"{package.__name__}.{short}")
         importlib.import_module(f"course_lib.chapter.{short}")  # the reference's is loaded first
         put(sys.modules, f"course_lib.chapter.{short}", module)
         put(course_lib.chapter, short, module)
-        switched.add(f"course_lib.chapter.{short}")
-    for name in set(course_lib.__all__) & set(getattr(package, "__all__", ())):
-        put(course_lib, name, getattr(package, name))
-
-    # 2. The other course_lib modules already loaded (``import course_lib`` loads
-    # the estimators and importers) are imported again, so that they too build
-    # on the practice package, as any module a test imports later does.
-    keep = {"course_lib", "course_lib.chapter", "course_lib.track.practice", *switched}
-    loaded = {
-        n: m
-        for n, m in sys.modules.items()
-        if n.startswith("course_lib.") and n not in keep and not n.startswith("course_lib.base")
-    }
-    built_on = set(switched)
-    while grown := {n for n, m in loaded.items() if n not in built_on and _uses_any(m, built_on)}:
-        built_on |= grown
-    again = sorted(built_on - switched)
-    old = {name: sys.modules[name] for name in again}
-    for name in again:
-        parent, _, short = name.rpartition(".")
-        namespace = old.get(parent) or sys.modules[parent]
-        put(namespace, short, old[name])  # remembered; the import below replaces it
-        put(sys.modules, name, old[name])
-        del sys.modules[name]
-    for name in again:
-        module = importlib.import_module(name)
-        parent, _, short = name.rpartition(".")
-        setattr(sys.modules[parent], short, module)
-        for public in course_lib.__all__:
-            value = vars(old[name]).get(public, _MISSING)
-            if value is not _MISSING and getattr(course_lib, public, None) is value:
-                put(course_lib, public, getattr(module, public))
+    for names in chapter_exports().values():
+        for name in names:
+            put(course_lib, name, getattr(package, name))
+    put(sessions, "SESSION_ENTRIES", sessions.session_codec(package.parse_session_entry))
+    put(sessions, "parse_session_entry", package.parse_session_entry)
     return replaced
-
-
-def _uses_any(module: ModuleType, modules: set[str]) -> bool:
-    """Whether ``module`` holds something it imported from one of ``modules``."""
-    for value in list(vars(module).values()):
-        origin = (
-            value.__name__ if isinstance(value, ModuleType) else getattr(value, "__module__", "")
-        )
-        if isinstance(origin, str) and origin in modules:
-            return True
-    return False
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -9,6 +9,11 @@ An unwritten lab region (``LabNotImplemented``, a ``NotImplementedError``)
 is never wrapped: it passes through unchanged, so a fresh starter still
 fails with the lab's own "is not implemented yet" message, and the extended
 suite can tell "not written yet" from "wrong".
+
+Values compare by ``course_lib.track.tolerance.same_value``: token numbers
+up to float rounding (relative 1e-9, as the spec says), everything else
+exactly; an error by its class and the ids and locators the spec says it
+names (``expect_error``'s ``words``), never by other words.
 """
 
 from __future__ import annotations
@@ -18,6 +23,8 @@ from typing import NoReturn, TypeVar
 
 import pytest
 
+from course_lib.track.tolerance import same_value
+
 __all__ = [
     "expect",
     "expect_equal",
@@ -26,6 +33,7 @@ __all__ = [
     "expect_values",
     "fail",
     "ids_of",
+    "same_value",
     "shown",
 ]
 
@@ -82,8 +90,12 @@ def expect(case: str, condition: bool, *, expected: str, got: str, hint: str = "
 
 
 def expect_equal(case: str, expected: object, actual: object, *, hint: str = "") -> None:
-    """Fail unless ``actual == expected``; ``case`` says which value of which scenario it is."""
-    if actual == expected:
+    """Fail unless ``same_value(expected, actual)``; ``case`` says which value of which scenario it is.
+
+    Token numbers anywhere in the value agree up to float rounding (the spec's
+    ``math.isclose(rel_tol=1e-9)``): a rule is judged, not the order of its sums.
+    """
+    if same_value(expected, actual):
         return
     want = expected.splitlines() if isinstance(expected, str) else None
     got = actual.splitlines() if isinstance(actual, str) else None
@@ -109,13 +121,16 @@ def expect_values(
 
     ``expect_values("31 / 4 / 2", {"tokens.total": 31}, {"tokens.total": result.tokens.total})``
     fails with ``31 / 4 / 2: expected tokens.total 31, got tokens.total 24``. A label
-    on one side only is a difference too (shown as ``(absent)``).
+    on one side only is a difference too (shown as ``(absent)``). Values compare
+    by ``same_value``, like ``expect_equal``'s.
     """
     labels = [*expected, *(label for label in actual if label not in expected)]
     wrong = [
         label
         for label in labels
-        if label not in expected or label not in actual or actual[label] != expected[label]
+        if label not in expected
+        or label not in actual
+        or not same_value(expected[label], actual[label])
     ]
     if wrong:
         fail(
@@ -156,7 +171,10 @@ def expect_error(
 ) -> BaseException:
     """Fail unless ``call`` raises ``error_type`` whose message contains every one of ``words``.
 
-    Returns the error, for checks that look further at it.
+    ``words`` are only what the spec says the error names (ids, field paths,
+    and its few quoted words such as "missing result"): the rest of the
+    message is the student's to phrase. Returns the error, for checks that
+    look further at it.
     """
     words = list(words)
     wanted = error_type.__name__ + (f" naming {', '.join(map(repr, words))}" if words else "")

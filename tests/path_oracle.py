@@ -4,16 +4,27 @@ The oracle is written differently from the chapter's walk on purpose: it
 groups by user messages, prices each group in path order, and keeps the
 shortest *suffix* of groups whose sum fits (suffix sums), so a mistake in the
 newest-first walk cannot be repeated in the oracle.
+
+With the float estimator a run of groups can cost the allowance exactly in
+one order of adding and one bit more in another (``28.5`` and
+``28.500000000000004``). Such a tie is the rule's to decide either way, so
+the oracle gives every right answer (``walk_choices``), the course's order
+first, and a check takes the one the student's answer matches (``matching``).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
+
+from course_lib.track.tolerance import same_number
 
 SEED = 20261205
+
+T = TypeVar("T")
 
 
 def random_paths(
@@ -106,24 +117,109 @@ def available_for_messages(
     return max(0, room)
 
 
-def newest_first_oracle(
+@dataclass(frozen=True)
+class Choice:
+    """One right outcome of the newest-first walk over group costs."""
+
+    first: int
+    """The index of the oldest kept group."""
+    messages: int | float
+    """What the kept groups cost, added newest group first (the course's order)."""
+    overflow: bool
+    """Whether the newest group is kept alone over the allowance (``single_group_overflow``)."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One right answer for a path: the ids it keeps, ``tokens.messages``, and whether it overflows."""
+
+    kept_entry_ids: list[str]
+    messages: int | float
+    overflow: bool
+
+
+def group_costs(
+    groups: Sequence[Sequence[Any]], estimate: Callable[[Any], int | float]
+) -> list[int | float]:
+    """Each group's cost, its messages added in path order, as the course adds them."""
+    costs: list[int | float] = []
+    for group in groups:
+        cost: int | float = 0
+        for entry in group:
+            cost += estimate(entry.message)
+        costs.append(cost)
+    return costs
+
+
+def walk_choices(
+    costs: list[int | float], allowance: int | float, *, exact: bool = False
+) -> list[Choice]:
+    """Every outcome a right walk may give, the course's order's first.
+
+    A run of groups whose cost is the allowance up to rounding fits when added
+    in one order and not in another: the oldest kept group may then be either
+    side of it, and a newest group that costs the allowance may or may not
+    overflow. With ``exact`` (every message costs a whole number, see
+    ``whole_costs``) every order gives the same sums, so a tie is a tie and
+    only the course's outcome (``<=``: a run that fits exactly is kept) is right.
+    """
+    if not costs:
+        return [Choice(0, 0, False)]
+
+    def tie(total: int | float) -> bool:
+        return not exact and same_number(total, allowance)
+
+    course = first_kept(costs, allowance)
+    loose = _first_fitting(costs, lambda total: total <= allowance or tie(total))
+    tight = _first_fitting(costs, lambda total: total <= allowance and not tie(total))
+    newest = costs[-1]
+    choices: list[Choice] = []
+    for first in [course, *(i for i in range(loose, tight + 1) if i != course)]:
+        alone = first == len(costs) - 1
+        overflows = [alone and newest > allowance]
+        if alone and tie(newest):
+            overflows.append(not overflows[0])
+        choices += [Choice(first, _newest_first_sum(costs[first:]), over) for over in overflows]
+    return choices
+
+
+def whole_costs(path: Sequence[Any], estimate: Callable[[Any], int | float]) -> bool:
+    """Whether every message of ``path`` costs a whole number, so its sums are exact in any order."""
+    costs = [estimate(entry.message) for entry in path if entry.type == "message"]
+    return all(float(cost).is_integer() for cost in costs) and sum(costs) < 2**53
+
+
+def _first_fitting(costs: list[int | float], fits: Callable[[int | float], bool]) -> int:
+    """The oldest group whose suffix (added newest first) ``fits``; the newest is always kept."""
+    fitting = [i for i in range(len(costs)) if fits(_newest_first_sum(costs[i:]))]
+    return min(fitting) if fitting else max(0, len(costs) - 1)
+
+
+def newest_first_answers(
     impl: ModuleType,
     path: list[Any],
     budget: dict[str, int],
     estimate: Callable[[Any], int | float],
-) -> tuple[list[str], int | float]:
-    """``(kept_entry_ids, tokens.messages)`` for a path without compaction, by suffix sums."""
+) -> list[Answer]:
+    """Every right answer for a path without compaction, by suffix sums; the course's first."""
     groups = groups_of(path)
-    costs: list[int | float] = []
-    for group in groups:
-        cost: int | float = 0
-        for entry in group:  # path order, as the course adds them
-            cost += estimate(entry.message)
-        costs.append(cost)
-    first = first_kept(costs, available_for_messages(path, budget, estimate))
-    return [entry.id for group in groups[first:] for entry in group], _newest_first_sum(
-        costs[first:]
+    allowance = available_for_messages(path, budget, estimate)
+    choices = walk_choices(
+        group_costs(groups, estimate), allowance, exact=whole_costs(path, estimate)
     )
+    return [
+        Answer(
+            [entry.id for group in groups[choice.first :] for entry in group],
+            choice.messages,
+            choice.overflow,
+        )
+        for choice in choices
+    ]
+
+
+def matching(choices: Sequence[T], agrees: Callable[[T], bool]) -> T:
+    """The right answer the student's agrees with, else the course's (the first), to show as expected."""
+    return next((choice for choice in choices if agrees(choice)), choices[0])
 
 
 def groups_of(path: list[Any]) -> list[list[Any]]:

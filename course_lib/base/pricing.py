@@ -89,20 +89,29 @@ def require_estimator(estimate_tokens: object) -> None:
         )
 
 
-def price(estimate_tokens: Estimator, message: BaseModel, what: str, which: str = "") -> Number:
+def price(estimate_tokens: Estimator, message: BaseModel, *which: str | int) -> Number:
     """What ``estimate_tokens`` says ``message`` costs, checked; the estimator never sees the path.
 
+    ``which`` names the message as the course does, joined by spaces only when
+    something goes wrong (this runs once per message of the path):
+    ``price(estimate, message, "interaction", 2, "message", 3)``. An estimator
+    that raises becomes a ``BudgetError`` naming the message, its error kept as
+    the ``__cause__``; one that returns anything but a finite number >= 0 too.
     An estimator marked ``reads_only`` (the ones this package ships) is given
     the message itself; any other gets a deep copy, so it can never change the
-    caller's path. ``what`` and ``which`` name the message in a
-    ``BudgetError`` (``"message entry", "a2"``), joined only when there is an
-    error: this runs once per message of the path.
+    caller's path.
     """
     reads_only_ = getattr(estimate_tokens, _READS_ONLY, False) is True  # is_read_only, inlined
-    tokens = estimate_tokens(message if reads_only_ else message.model_copy(deep=True))
+    try:
+        tokens = estimate_tokens(message if reads_only_ else message.model_copy(deep=True))
+    except Exception as error:
+        name = " ".join(map(str, which))
+        raise BudgetError(
+            f"estimate_tokens failed on {name}: {type(error).__name__}: {error}"
+        ) from error
     if type(tokens) is int and 0 <= tokens <= MAX_SAFE_INTEGER:
         return tokens
-    name = f"{what} {which}" if which else what
+    name = " ".join(map(str, which))
     return check_budget_number(f"estimate_tokens result for {name}", tokens)
 
 

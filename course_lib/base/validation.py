@@ -20,9 +20,11 @@ from .text_rules import is_blank
 from .wire import JsonValueError, copy_json_value
 
 __all__ = [
+    "count_of_type",
     "describe_validation_error",
     "entry_label",
     "fresh_wire_dict",
+    "only_instances_of",
     "require_models",
     "validate_checked",
     "validate_wire",
@@ -153,7 +155,7 @@ def fresh_wire_dict(value: Any) -> dict[str, Any]:
     naming the entry, before any model sees it.
     """
     if callable(getattr(value, "to_wire", None)):
-        value = value.to_wire()  # an entry object, possibly from another copy of the models
+        value = value.to_wire()  # an entry object: its wire dict is what is copied
     if not isinstance(value, dict):
         raise SessionEntryError(
             f"session entry (no id): expected a JSON object, got {type(value).__name__}"
@@ -177,17 +179,24 @@ def validate_checked(model: Any, value: dict[str, Any], *, schema_keys_only: boo
     return validate_wire(model.__pydantic_validator__, value, context=CHECKED_JSON, extra=extra)
 
 
-def require_models(items: Sequence[Any], kinds: tuple[type, ...], hint: str) -> set[type]:
-    """Refuse any item that is not an instance of ``kinds``; return the types found.
+def only_instances_of(items: Sequence[Any], kind: type) -> bool:
+    """Whether every item's type is exactly ``kind``: one pass at C speed, for a shortcut."""
+    return set(map(type, items)) <= {kind}
 
-    Why: rule functions tell entries apart with ``isinstance``; a dict or an
-    entry made by another copy of the models would otherwise be skipped
-    silently instead of reported. The types are returned so that a caller
-    asking "is there a compaction?" need not walk the path again.
+
+def count_of_type(items: Sequence[Any], kind: type) -> int:
+    """How many items are exactly of type ``kind``, counted at C speed (no subclasses)."""
+    return list(map(type, items)).count(kind)
+
+
+def require_models(items: Sequence[Any], kinds: tuple[type, ...], hint: str) -> None:
+    """Refuse any item that is not an instance of ``kinds``, naming it and its position.
+
+    Why: rule functions tell entries apart with ``isinstance``, so a wire dict
+    would otherwise be skipped silently instead of reported.
     """
-    found = set(map(type, items))  # one pass at C speed for the common case
-    if found <= set(kinds):
-        return found
+    if set(map(type, items)) <= set(kinds):  # one pass at C speed for the common case
+        return
     for position, item in enumerate(items):
         if not isinstance(item, kinds):
             item_id = item.get("id") if isinstance(item, dict) else getattr(item, "id", None)
@@ -195,4 +204,3 @@ def require_models(items: Sequence[Any], kinds: tuple[type, ...], hint: str) -> 
                 f"{entry_label(item_id)}: item {position} of the path is a "
                 f"{type(item).__name__}, {hint}"
             )
-    return found

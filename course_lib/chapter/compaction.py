@@ -1,63 +1,42 @@
 """Lab 11.4: create a compaction entry as a pure function of the active path.
 
 Chapter 11 §5 「compact-1 记录摘要与保留起点」 (compact-1 records the summary and
-where keeping starts). The entry is returned, not stored: the caller can show
-it or ask for confirmation, then append it. Its parent is always the path's
-leaf, so "where does this summary hang?" has one answer.
+where keeping starts). The entry is returned, not stored: the caller shows it or
+asks for confirmation, then appends it, always after the path's leaf.
 """
 
-from __future__ import annotations
-
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from course_lib.base.errors import CompactionError
-
-from .entries import (
+from course_lib.chapter.models import (
     CompactionEntry,
     CompactionSummary,
     MessageEntry,
     SessionEntry,
-    parse_session_entry,
     require_session_entries,
 )
+
+from .entries import parse_session_entry
 from .groups import group_interactions
 
 
 def create_compaction_entry(
     active_path: Sequence[SessionEntry],
     *,
-    id: str,
+    id: str,  # the chapter's name for it (createCompactionEntry's ``id``)
     timestamp: int | float,
     summary: CompactionSummary | dict[str, Any],
     first_kept_entry_id: str,
     tokens_before: int | float,
 ) -> CompactionEntry:
-    """Build compaction entry ``id``, hanging after the path's leaf; nothing is stored.
+    """Build compaction entry ``id`` after the path's leaf (its ``parentId``); nothing is stored.
 
-    Chapter 11 §5 「compact-1 记录摘要与保留起点」 · Lab 11.4. The rules, each
-    held to its words by the checks:
-
-    * the path holds this package's entries only (``require_session_entries``);
-    * an empty path is a ``CompactionError`` saying "empty active path", an
-      ``id`` already on the path one containing ``duplicate id '<id>'``;
-    * ``parentId`` is always the path's last entry: the caller never chooses it;
-    * ``first_kept_entry_id`` must start one of the interactions
-      ``group_interactions`` finds among the path's message entries (``u1``,
-      ``u2`` or ``u3`` in the fixture); anything else (``a2``, ``calls``,
-      ``patch-2``, an id not on the path) is a ``CompactionError`` containing
-      ``'<id>' is not the first message of a complete interaction``;
-    * the candidate goes, as a wire dict, through ``parse_session_entry``,
-      which validates it and returns a copy sharing nothing with ``summary``
-      (``tokens_before`` kept as given).
-
-    Returns:
-        The validated entry, not yet stored.
-
-    Raises:
-        CompactionError, SessionEntryError, InteractionError (from the grouping).
-
-    The chapter's ``compact-1``, keeping from ``u2``:
+    Chapter 11 §5 「compact-1 记录摘要与保留起点」 · Lab 11.4. Refuse anything but entries
+    (``require_session_entries``). A ``CompactionError``: "empty active path"; ``duplicate
+    id '<id>'``; ``'<id>' is not the first message of a complete interaction`` unless
+    ``first_kept_entry_id`` starts one of ``group_interactions``. Return it through
+    ``parse_session_entry``.
 
     >>> from course_lib.chapter.fixture import chapter_fixture, fixture_summary
     >>> entry = create_compaction_entry(chapter_fixture(), id="compact-1", timestamp=100,
@@ -88,5 +67,5 @@ def create_compaction_entry(
         "firstKeptEntryId": first_kept_entry_id,
         "tokensBefore": tokens_before,
     }
-    return parse_session_entry(candidate)  # type: ignore[return-value]
+    return cast(CompactionEntry, parse_session_entry(candidate))  # a compaction, by its type
     # --- Lab 11.4: end ---

@@ -18,9 +18,25 @@ from typing import Literal
 from course_lib.base.errors import CourseError
 from course_lib.base.messages import MessageModel, UserMessage, text_of
 from course_lib.base.pricing import Estimator, reads_only
+from course_lib.chapter.models import (
+    SUMMARY_LABELS_EN,
+    SUMMARY_LABELS_ZH,
+    CompactionEntry,
+    CompactionSummary,
+    MessageEntry,
+    SessionEntry,
+)
 
-from .entries import CompactionEntry, CompactionSummary, MessageEntry, SessionEntry
-from .restoring import SUMMARY_LABELS_EN, SUMMARY_LABELS_ZH
+__all__ = [
+    "CONTINUATION_TOKENS",
+    "FIXTURE_TOKENS",
+    "SUMMARY_TOKENS",
+    "chapter_fixture",
+    "chapter_fixture_after_compaction",
+    "fixture_estimator",
+    "fixture_summary",
+    "system_replay_fixture",
+]
 
 FIXTURE_TOKENS: dict[str, int] = {
     "sys": 3, "u1": 3, "a1": 4, "u2": 3, "a2": 4,
@@ -38,8 +54,8 @@ FixtureLanguage = Literal["en", "zh"]
 def _read_entries(name: str, lang: FixtureLanguage = "en") -> list[SessionEntry]:
     """The entries of ``data/<name>.<lang>.jsonl``, each built by its own model.
 
-    Not through ``parse_session_entry``: a practice package's fixture must work
-    before Lab 11.1 is written (its data stays in ``course_lib.chapter``).
+    Not through ``parse_session_entry``: the fixture must work before Lab 11.1
+    is written, and it is the same for the reference and every practice package.
     """
     if lang not in ("en", "zh"):
         raise CourseError(f"unknown fixture language {lang!r}; choose one of ('en', 'zh')")

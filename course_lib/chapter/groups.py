@@ -1,168 +1,119 @@
 """Lab 11.2: split a path's messages into interactions that are kept or dropped whole.
 
-Chapter 11 §3 「两个 tool result 仍属于 u3 开始的同一组」 (both tool results still
-belong to the group u3 opens). A user message opens an interaction; everything
-up to the next user message belongs to it. Calls and results are paired by id
-only, so a budget that keeps or drops whole groups never orphans half a round trip.
+Chapter 11 §3 「两个 tool result 仍属于 u3 开始的同一组」 (both tool results still belong
+to the group u3 opens): calls pair with results by id only, never by position.
 """
 
-from __future__ import annotations
-
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 from course_lib.base.errors import InteractionError
-
-from .entries import MessageEntry, SessionEntry, require_message_entry
-
-
-@dataclass(frozen=True, slots=True)
-class InteractionGroup:
-    """One user interaction: its user message and every message up to the next one."""
-
-    entries: list[MessageEntry]
-
-    @property
-    def entry_ids(self) -> list[str]:
-        """The ids of the group's entries, in path order."""
-        return [entry.id for entry in self.entries]
+from course_lib.chapter.models import (
+    InteractionGroup,
+    MessageEntry,
+    SessionEntry,
+    require_message_entries,
+)
 
 
-@dataclass(slots=True)
-class _OpenGroup:
-    """The interaction being collected, with the tool facts it has seen so far.
+def record_tool_facts(entry: MessageEntry, calls: dict[str, str], results: dict[str, str]) -> None:
+    """Record the calls ``entry`` declares or the call it answers (call id -> entry id).
 
-    Four id rules, each an ``InteractionError`` naming its ids: a call id is
-    declared once and answered at most once (``add``); every result answers a
-    call of this group and every call is answered (``close``: a result may
-    arrive before its call).
+    Chapter 11 §3 「两个 tool result 仍属于 u3 开始的同一组」 · Lab 11.2. Every ``toolCall``
+    block of an assistant message declares one; a tool result answers ``tool_call_id``. A
+    repeat is an ``InteractionError``: "duplicate", the entry id and the call id.
     """
-
-    entries: list[MessageEntry]
-    calls: dict[str, str] = field(default_factory=dict)  # call id -> declaring entry id
-    results: dict[str, str] = field(default_factory=dict)  # call id -> result entry id
-
-    def add(self, entry: MessageEntry) -> None:
-        """Record ``entry``'s tool facts and append it, refusing a duplicate at once.
-
-        Chapter 11 §3 「两个 tool result 仍属于 u3 开始的同一组」 · Lab 11.2.
-        An assistant message declares a call per ``toolCall`` block (a text
-        block between them declares nothing: look at every block); a tool
-        result answers ``tool_call_id``. No later entry can repair a duplicate.
-
-        Raises:
-            InteractionError: "duplicate", naming the entry id and the call id.
-        """
-        # --- Lab 11.2 interaction groups: begin ---
-        message = entry.message
-        if message.role == "assistant":
-            for block in message.content:
-                if block.type != "toolCall":
-                    continue
-                if block.id in self.calls:
-                    raise InteractionError(
-                        f"entry {entry.id}: duplicate tool call id {block.id!r} "
-                        f"(already declared by entry {self.calls[block.id]})"
-                    )
-                self.calls[block.id] = entry.id
-        elif message.role == "toolResult":
-            call_id = message.tool_call_id
-            if call_id in self.results:
+    # --- Lab 11.2 interaction groups: begin ---
+    message = entry.message
+    if message.role == "assistant":
+        for block in message.content:
+            if block.type != "toolCall":
+                continue
+            if block.id in calls:
                 raise InteractionError(
-                    f"entry {entry.id}: duplicate result for call {call_id!r} "
-                    f"(already answered by entry {self.results[call_id]})"
+                    f"entry {entry.id}: duplicate tool call id {block.id!r} "
+                    f"(already declared by entry {calls[block.id]})"
                 )
-            self.results[call_id] = entry.id
-        self.entries.append(entry)
-        # --- Lab 11.2: end ---
-
-    def close(self) -> InteractionGroup:
-        """Once every entry is known, check that results and calls pair up; return the group.
-
-        Chapter 11 §3 「两个 tool result 仍属于 u3 开始的同一组」 · Lab 11.2.
-
-        Returns:
-            ``InteractionGroup(entries=self.entries)``.
-
-        Raises:
-            InteractionError: "unknown call" (the result's entry id and the call
-                id) or "missing result" (the call id and the entry that declared it).
-        """
-        # --- Lab 11.2 interaction groups: begin ---
-        for call_id, result_id in self.results.items():
-            if call_id not in self.calls:
-                raise InteractionError(
-                    f"entry {result_id}: result for unknown call {call_id!r} "
-                    "(no call with that id in this interaction)"
-                )
-        for call_id, declared_by in self.calls.items():
-            if call_id not in self.results:
-                raise InteractionError(
-                    f"missing result for call {call_id!r} declared by entry {declared_by}"
-                )
-        return InteractionGroup(entries=self.entries)
-        # --- Lab 11.2: end ---
+            calls[block.id] = entry.id
+    elif message.role == "toolResult":
+        call_id = message.tool_call_id
+        if call_id in results:
+            raise InteractionError(
+                f"entry {entry.id}: duplicate result for call {call_id!r} "
+                f"(already answered by entry {results[call_id]})"
+            )
+        results[call_id] = entry.id
+    # --- Lab 11.2: end ---
 
 
-def split_interactions(entries: Sequence[SessionEntry]) -> list[InteractionGroup]:
-    """Split message entries into interactions; system messages belong to no group.
+def check_tool_pairs(calls: dict[str, str], results: dict[str, str]) -> None:
+    """When an interaction closes (a result may come before its call), check calls and results pair.
 
-    Chapter 11 §3 「两个 tool result 仍属于 u3 开始的同一组」 (both tool results
-    still belong to the group u3 opens) · Lab 11.2.
+    Chapter 11 §3 「两个 tool result 仍属于 u3 开始的同一组」 · Lab 11.2. Else an
+    ``InteractionError``: "unknown call" or "missing result", naming the entry and call ids.
+    """
+    # --- Lab 11.2 interaction groups: begin ---
+    for call_id, result_id in results.items():
+        if call_id not in calls:
+            raise InteractionError(
+                f"entry {result_id}: result for unknown call {call_id!r} "
+                "(no call with that id in this interaction)"
+            )
+    for call_id, declared_by in calls.items():
+        if call_id not in results:
+            raise InteractionError(
+                f"missing result for call {call_id!r} declared by entry {declared_by}"
+            )
+    # --- Lab 11.2: end ---
 
-    A user message closes the open group (``_OpenGroup.close``) and opens the
-    next; an assistant message or tool result joins the open group
-    (``_OpenGroup.add``); a system message is skipped wherever it is. Any other
-    message before the first user message is an error naming its entry id and
-    "before the first user message"; ``require_message_entry`` refuses an
-    entry of another kind. The groups hold the caller's own entries, in path order.
 
-    Args:
-        entries: message entries in path order (leave a path's metadata and
-            compaction entries out first).
+def split_interactions(entries: Sequence[MessageEntry]) -> list[InteractionGroup]:
+    """Split message entries into interactions, oldest first; system messages join none.
 
-    Returns:
-        The interactions, oldest first.
-
-    Raises:
-        InteractionError: naming the entry and call ids it is about.
+    Chapter 11 §3 「两个 tool result 仍属于 u3 开始的同一组」 · Lab 11.2. A user message
+    closes the open interaction (``check_tool_pairs``) and opens the next; the others join
+    it (``record_tool_facts``), but before the first user message they are an
+    ``InteractionError`` naming the entry and "before the first user message".
     """
     # --- Lab 11.2 interaction groups: begin ---
     groups: list[InteractionGroup] = []
-    current: _OpenGroup | None = None
+    current: list[MessageEntry] = []
+    calls: dict[str, str] = {}
+    results: dict[str, str] = {}
     for entry in entries:
-        if type(entry) is not MessageEntry:
-            entry = require_message_entry(entry, entries)
         role = entry.message.role
-        if role == "user":
-            if current is not None:
-                groups.append(current.close())
-            current = _OpenGroup(entries=[entry])  # a user message declares no tool facts
-        elif role == "system":
+        if role == "system":
             continue
-        elif current is None:
+        if role == "user":
+            if current:
+                check_tool_pairs(calls, results)
+                groups.append(InteractionGroup(entries=current))
+            current, calls, results = [entry], {}, {}
+        elif not current:
             raise InteractionError(
                 f"entry {entry.id}: {role} message before the first user message"
             )
         else:
-            current.add(entry)
-    if current is not None:
-        groups.append(current.close())
+            record_tool_facts(entry, calls, results)
+            current.append(entry)
+    if current:
+        check_tool_pairs(calls, results)
+        groups.append(InteractionGroup(entries=current))
     return groups
     # --- Lab 11.2: end ---
 
 
 def group_interactions(entries: Sequence[SessionEntry]) -> list[InteractionGroup]:
-    """The interactions of ``entries`` as deep copies (errors: ``split_interactions``'s).
+    """The interactions of ``entries`` (message entries only) as deep copies.
 
-    Chapter 11 §3: the chapter's three groups, the third whole although
-    ``r-test`` answers the second call.
+    Chapter 11 §3: the fixture's three groups, the third whole although ``r-test``
+    answers the second call.
 
     >>> from course_lib.chapter.fixture import chapter_fixture
     >>> [group.entry_ids for group in group_interactions(chapter_fixture())]
     [['u1', 'a1'], ['u2', 'a2'], ['u3', 'calls', 'r-test', 'r-read', 'a3']]
     """
+    messages = require_message_entries(entries)  # another entry is an error naming it
     return [
         InteractionGroup(entries=[entry.model_copy(deep=True) for entry in group.entries])
-        for group in split_interactions(entries)
+        for group in split_interactions(messages)
     ]

@@ -1,31 +1,14 @@
 """The transfer exercise: a per-group budget ledger that agrees with ``build_context``.
 
-Chapter 11 §8 「可选迁移练习」 (the optional transfer exercise). The ledger
-re-decides nothing: it reads the plan ``build_context`` follows.
+Chapter 11 §8 「可选迁移练习」 (the optional transfer exercise): it re-decides nothing.
 """
 
-from __future__ import annotations
-
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Literal
 
 from course_lib.base.pricing import Estimator, Number
+from course_lib.chapter.models import BudgetPlan, LedgerRow, LedgerStatus, SessionEntry
 
-from .budget import BudgetPlan, plan_budget
-from .entries import SessionEntry
-
-LedgerStatus = Literal["kept", "trimmed", "overflow"]
-
-
-@dataclass(frozen=True)
-class LedgerRow:
-    """One interaction group: its ids, its cost and whether the budget kept it."""
-
-    group: int  # 1-based, oldest first
-    entry_ids: list[str]
-    tokens: Number
-    status: LedgerStatus
+from .budget import plan_budget
 
 
 def budget_ledger(
@@ -50,15 +33,9 @@ def budget_ledger(
 def ledger_from_plan(plan: BudgetPlan) -> list[LedgerRow]:
     """The ledger of a plan already made: nothing is priced or decided again.
 
-    Chapter 11 §8 「可选迁移练习」 (the optional transfer exercise) · transfer.
-    One ``LedgerRow`` per group of ``plan.groups`` (after a compaction: those
-    from the first kept entry on; the summary is not a row), numbered from 1:
-    the group's ids, its cost from ``plan.group_tokens`` (call no estimator),
-    and ``"trimmed"`` before ``plan.first_kept_group``, else ``"kept"``, or
-    ``"overflow"`` for the kept group of a ``"single_group_overflow"`` plan.
-
-    Returns:
-        The rows, oldest group first.
+    Chapter 11 §8 「可选迁移练习」 · transfer. One ``LedgerRow`` per group of ``plan.groups``,
+    numbered from 1, with its ids and its cost from ``plan.group_tokens``: ``"trimmed"``
+    before ``plan.first_kept_group``, else ``"kept"`` (``"overflow"`` when the plan overflows).
 
     >>> from course_lib.chapter.fixture import chapter_fixture, fixture_estimator
     >>> plan = plan_budget(chapter_fixture(), max_tokens=31, reserved_output=4, safety_margin=2,

@@ -10,7 +10,8 @@ recovery and the line readers are the base layer's (``course_lib.base.stores``).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from course_lib.base.fast_reading import FastLineReader
 from course_lib.base.messages import MessageModel
@@ -24,11 +25,24 @@ from course_lib.base.stores import (
     read_jsonl_text,
 )
 from course_lib.base.wire import DEFAULT_LIMITS, JsonLimits
+from course_lib.chapter.models import MessageEntry, MetadataEntry, SessionEntry, validate_entry
 
-from .entries import MessageEntry, MetadataEntry, SessionEntry, parse_session_entry, validate_entry
+from . import entries
+from .entries import parse_session_entry
+
+Parser = Callable[[Any], SessionEntry]
+"""``parse_session_entry``'s shape: any value -> a fresh, validated entry."""
+
+
+def validate_fresh_entry(value: dict[str, Any], *, schema_keys_only: bool = False) -> SessionEntry:
+    """``validate_entry`` for a dict just read from JSON, a compaction by Lab 11.1's rule."""
+    return validate_entry(value, entries.parse_compaction, schema_keys_only=schema_keys_only)
+
 
 SESSION_ENTRIES: EntryCodec[SessionEntry] = EntryCodec(
-    parse_session_entry, validate_entry, read_fast=FastLineReader(MessageEntry, MetadataEntry)
+    parse_session_entry,
+    validate_fresh_entry,
+    read_fast=FastLineReader(MessageEntry, MetadataEntry),
 )
 """How both stores read and write entries: ``parse_session_entry``'s rules (a message or
 metadata line may be read straight from its text, with the same result)."""
@@ -37,11 +51,25 @@ parse_entry_line = SESSION_ENTRIES.parse_line  # one committed JSONL line -> its
 parse_fresh_entry = SESSION_ENTRIES.parse_fresh  # a dict just parsed from JSON, not copied
 
 
+def session_codec(parser: Parser | None = None) -> EntryCodec[SessionEntry]:
+    """The stores' codec: this module's ``SESSION_ENTRIES``, or one built on your ``parser``.
+
+    Why a parser can be given: the stores need no compaction code, so a store
+    bound to a practice package's ``parse_session_entry`` keeps exactly what
+    that parser returns (every line and value goes through it, unhurried).
+    """
+    if parser is None:
+        return SESSION_ENTRIES
+    return EntryCodec(parser, lambda value, schema_keys_only=False: parser(value))
+
+
 class InMemorySessionStore(InMemoryStore[SessionEntry]):
     """An append-only list of parsed entries (``limits``: the JSONL readers' own)."""
 
-    def __init__(self, *, limits: JsonLimits = DEFAULT_LIMITS) -> None:
-        super().__init__(SESSION_ENTRIES, limits=limits)
+    def __init__(
+        self, *, limits: JsonLimits = DEFAULT_LIMITS, parser: Parser | None = None
+    ) -> None:
+        super().__init__(session_codec(parser), limits=limits)
 
 
 class JsonlSessionStore(JsonlStore[SessionEntry]):
@@ -49,10 +77,18 @@ class JsonlSessionStore(JsonlStore[SessionEntry]):
 
     @classmethod
     def open(
-        cls, path: str | os.PathLike[str], *, limits: JsonLimits = DEFAULT_LIMITS
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        limits: JsonLimits = DEFAULT_LIMITS,
+        parser: Parser | None = None,
     ) -> JsonlSessionStore:
-        """Open (creating the file and its folders when missing) and validate the whole file."""
-        return cls.open_with(path, SESSION_ENTRIES, limits=limits)
+        """Open (creating the file and its folders when missing) and validate the whole file.
+
+        ``parser``: the ``parse_session_entry`` every line and append goes
+        through (default: the workbook's).
+        """
+        return cls.open_with(path, session_codec(parser), limits=limits)
 
 
 def read_session_file(

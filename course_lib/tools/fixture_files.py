@@ -39,12 +39,12 @@ from pathlib import Path
 from typing import Any
 
 from ..base.wire import dumps_line
-from ..chapter.entries import SessionEntry
 from ..chapter.fixture import (
     chapter_fixture,
     chapter_fixture_after_compaction,
     system_replay_fixture,
 )
+from ..chapter.models import SessionEntry
 
 __all__ = ["fixture_files", "write_fixture_files"]
 

@@ -30,16 +30,18 @@ from ..beyond.estimators import bpe_estimator, chars_estimator
 from ..beyond.importers import detect_format, import_claude_code_bytes, import_codex_bytes
 from ..beyond.importers._pi_read import read_regular_file
 from ..beyond.importers.pi import ImportNote, import_pi_bytes, is_pi_session_header
-from ..chapter.budget import (
+from ..chapter.budget import context_from_plan, plan_budget
+from ..chapter.fixture import fixture_estimator
+from ..chapter.ledger import ledger_from_plan
+from ..chapter.models import (
     BudgetPlan,
     BuildContextResult,
+    CompactionEntry,
+    LedgerRow,
+    MessageEntry,
+    SessionEntry,
     TokenProjection,
-    context_from_plan,
-    plan_budget,
 )
-from ..chapter.entries import CompactionEntry, MessageEntry, SessionEntry
-from ..chapter.fixture import fixture_estimator
-from ..chapter.ledger import LedgerRow, ledger_from_plan
 from ..chapter.sessions import path_to, read_session_file
 
 __all__ = [

@@ -158,7 +158,7 @@ _QUALIFIED_NAME = re.compile(r"^(?:[A-Za-z_]\w*\.)+(?=[A-Za-z_]\w*: )")
 def short_message(detail: str) -> str:
     """A failure's one-line reason, without the private module path of the exception.
 
-    ``practice_0123abcd.labs.LabNotImplemented: ...`` -> ``LabNotImplemented: ...``.
+    ``course_lib.chapter.labs.LabNotImplemented: ...`` -> ``LabNotImplemented: ...``.
     """
     return _QUALIFIED_NAME.sub("", detail)
 
@@ -586,24 +586,29 @@ def _imported_course_lib_names(path: Path) -> set[str]:
 
 
 def _not_in_practice_package(path: Path) -> list[str]:
-    """The ``course_lib`` names ``path`` uses that a practice package does not provide.
+    """The ``course_lib`` names ``path`` uses that would not test a practice package's rules.
 
-    The base layer is shared (a practice package imports it from ``course_lib``);
-    anything else outside the chapter layer would still be the reference under
-    ``--impl`` (see ``tests/conftest.py``).
+    The base layer, the errors, the chapter's given modules (types, fixture,
+    stores) and the chapter's rule modules are either shared or switched to the
+    practice package (see ``tests/conftest.py``); anything else (an importer, a
+    view) would still run the reference's rules under ``--impl``.
     """
-    from .starters import SHARED_CHAPTER_MODULES, base_exports, chapter_exports, practice_modules
+    from .starters import GIVEN_CHAPTER_MODULES, practice_modules, reference_source
 
-    modules = {*practice_modules(), *SHARED_CHAPTER_MODULES}
-    exported = {
-        name for names in [*chapter_exports().values(), *base_exports().values()] for name in names
-    }
+    modules = {*practice_modules(), *GIVEN_CHAPTER_MODULES}
+    top_level = {"base", "chapter", "errors"}  # and the names course_lib takes from those
+    init = ast.parse(reference_source("../__init__"))
+    for node in init.body:
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+            ("base.", "chapter.")
+        ):
+            top_level.update(alias.name for alias in node.names)
     outside: list[str] = []
     for name in sorted(_imported_course_lib_names(path)):
         parts = name.split(".")
         if len(parts) == 2:
-            provided = parts[1] in exported or parts[1] in ("base", "chapter")
-        elif parts[1] == "base":
+            provided = parts[1] in top_level
+        elif parts[1] in ("base", "errors"):
             provided = True
         else:
             provided = parts[1] == "chapter" and parts[2] in modules

@@ -44,9 +44,9 @@ from ..base.errors import CourseError, InteractionError
 from ..base.messages import UserMessage
 from ..beyond.estimators import chars_estimator
 from ..beyond.importers import DetectedImport, import_pi_session, import_session
-from ..chapter.budget import BuildContextResult, build_context, plan_budget
+from ..chapter.budget import build_context, plan_budget
 from ..chapter.compaction import create_compaction_entry
-from ..chapter.entries import CompactionEntry, MessageEntry, SessionEntry, parse_session_entry
+from ..chapter.entries import parse_session_entry
 from ..chapter.fixture import (
     chapter_fixture,
     chapter_fixture_after_compaction,
@@ -57,9 +57,11 @@ from ..chapter.fixture import (
 from ..chapter.groups import group_interactions
 from ..chapter.ledger import budget_ledger
 from ..chapter.messages import current_system_prompt
+from ..chapter.models import BuildContextResult, CompactionEntry, MessageEntry, SessionEntry
 from ..chapter.sessions import InMemorySessionStore
 from . import exercises_zh
 from .language import DEFAULT_LANGUAGE, Lang, check_language
+from .tolerance import same_number
 
 __all__ = [
     "AGENT_SAMPLES",
@@ -460,14 +462,17 @@ def _judge_11_2_q2(answer: object) -> _Verdict:
 def _judge_11_3_q1(answer: object) -> _Verdict:
     value = _as_number(answer)
     tokens = _build(chapter_fixture(), max_tokens=40, reserved_output=8, safety_margin=3).tokens
-    if value == tokens.available_for_messages:
+    if same_number(tokens.available_for_messages, value):
         return _right("max_tokens minus the system cost, reserved_output and safety_margin")
-    if value == tokens.available_for_messages + tokens.system:
+    if same_number(tokens.available_for_messages + tokens.system, value):
         return _wrong("system_cost", "the replayed system message is a fixed cost too")
-    if value in (
-        tokens.max_tokens - tokens.system,
-        tokens.max_tokens - tokens.system - tokens.reserved_output,
-        tokens.max_tokens - tokens.system - tokens.safety_margin,
+    if any(
+        same_number(partly, value)
+        for partly in (
+            tokens.max_tokens - tokens.system,
+            tokens.max_tokens - tokens.system - tokens.reserved_output,
+            tokens.max_tokens - tokens.system - tokens.safety_margin,
+        )
     ):
         return _wrong("reserved_or_margin", "reserved_output and safety_margin are both deducted")
     return _wrong("deduction", "start from max_tokens and subtract each fixed cost once")
@@ -526,8 +531,8 @@ def _judge_11_3_q3(answer: object) -> _Verdict:
                         call=call,
                         kind=_kind(value),
                     )
-                if value == tokens.available_for_messages:
-                    continue
+                if same_number(tokens.available_for_messages, value):
+                    continue  # any order of subtracting the fixed costs is the rule
                 if value < 0:
                     return _wrong(
                         "negative",
@@ -627,11 +632,11 @@ def _judge_11_5_q2(answer: object) -> _Verdict:
         estimate_tokens=fixture_estimator(),
     )
     tokens = plan.tokens
-    if value == tokens.messages:
+    if same_number(tokens.messages, value):
         return _right("tokens.messages = the summary's cost + the kept groups' costs")
-    if value == tokens.messages - plan.summary_tokens:
+    if same_number(tokens.messages - plan.summary_tokens, value):
         return _wrong("summary_cost", "the summary message costs room too")
-    if value == tokens.total:
+    if same_number(tokens.total, value):
         return _wrong("total", "that is closer to tokens.total: the system cost is not a message")
     return _wrong("sum", "add the summary's cost and the cost of each kept group")
 

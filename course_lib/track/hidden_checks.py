@@ -6,7 +6,8 @@ package could answer their inputs from a table and pass. With
 of random paths, budgets, compactions and bad entries from that seed
 (``hidden_inputs``) and asks the student's package and the reference
 ``course_lib`` the same question. A case passes when both give the same
-value, or both raise the same kind of error. The seed is given by the
+value (token numbers up to float rounding, ``tolerance.same_value``), or
+both raise the same kind of error. The seed is given by the
 instructor at grading time and is in no student's files, so the cases
 cannot be known in advance; they are reported beside the public checks,
 never instead of them.
@@ -45,6 +46,7 @@ from .hidden_inputs import (
     random_path,
     with_compactions,
 )
+from .tolerance import same_value
 
 __all__ = [
     "CASE_SECONDS",
@@ -172,7 +174,7 @@ def hidden_cases(lab: str, seed: int, count: int = HIDDEN_CASES) -> list[HiddenC
 
 
 def _plain(value: Any) -> Any:
-    """A comparable form of a result: the classes of two packages differ, their data must not.
+    """A comparable form of a result: plain data, which a forged object cannot imitate.
 
     Only plain data survives (exact ``str``, ``int``, ``float``, ``bool``,
     ``None``, lists and string-keyed dicts): a subclass is converted to its
@@ -230,15 +232,15 @@ def _shown(value: Any, limit: int = 160) -> str:
 
 
 def _difference(expected: Any, got: Any, where: str = "") -> tuple[str, Any, Any]:
-    """The first place where two plain values differ: (where, expected there, got there)."""
+    """The first place where two plain values differ (by ``same_value``): (where, expected, got)."""
     if isinstance(expected, dict) and isinstance(got, dict) and set(expected) == set(got):
         # The short fields (ids, reason, tokens) say more than the copied messages: first.
         for key in sorted(expected, key=lambda key: key == "messages"):
-            if expected[key] != got[key]:
+            if not same_value(expected[key], got[key]):
                 return _difference(expected[key], got[key], f"{where}.{key}" if where else key)
     if isinstance(expected, list) and isinstance(got, list) and len(expected) == len(got):
         for index, (want, have) in enumerate(zip(expected, got, strict=True)):
-            if want != have:
+            if not same_value(want, have):
                 return _difference(want, have, f"{where}[{index}]")
     return where, expected, got
 
@@ -253,14 +255,18 @@ def _describe(answer: tuple[Any, ...]) -> str:
 def judge(question: str, expected: tuple[Any, ...], got: tuple[Any, ...]) -> tuple[bool, str]:
     """Whether ``got`` agrees with the reference's ``expected``, and a one-line why when not.
 
-    Values must be equal; errors must be of the same class (their wording is
-    the student's, so it is shown, not compared).
+    Values must be equal, token numbers up to float rounding (``same_value``:
+    the spec's ``math.isclose(rel_tol=1e-9)``, so the order of a sum is not
+    judged); errors must be of the same class (their wording is the
+    student's, so it is shown, not compared).
     """
     unwritten = got[0] == "error" and str(got[1]).endswith(".LabNotImplemented")
     if unwritten and expected[:2] != got[:2]:
         return False, f"{question}: not attempted ({got[2]})"  # no need to show the answer
-    both_errors = expected[0] == got[0] == "error"
-    agrees = expected[1] == got[1] if both_errors else expected == got
+    if expected[0] == got[0] == "error":
+        agrees = expected[1] == got[1]
+    else:
+        agrees = expected[0] == got[0] == "value" and same_value(expected[1], got[1])
     if agrees:
         return True, ""
     if expected[0] == got[0] == "value":

@@ -78,6 +78,21 @@ HINTS_ZH: dict[str, str] = {
         "分组关闭时每个 call 都要有 result，否则是 'missing result'，写出 call id 和声明它的 entry"
     ),
     (
+        "a result whose toolCallId matches no call of its group is an 'unknown call' error "
+        "naming the result entry and the call id; a group closes when the next user message "
+        "opens one"
+    ): (
+        "toolCallId 对不上本组任何 call 的 result 是 'unknown call' 错误，"
+        "要写出 result 的 entry 和 call id；下一条 user 消息开启新组时，当前组就关闭了"
+    ),
+    (
+        "when the group closes every call has its result, else 'missing result' naming the "
+        "call id and its entry; a group closes when the next user message opens one"
+    ): (
+        "分组关闭时每个 call 都要有 result，否则是 'missing result'，写出 call id 和声明它的 entry；"
+        "下一条 user 消息开启新组时，当前组就关闭了"
+    ),
+    (
         "a text block declares no call, but the blocks after it still may: look at every "
         "block of an assistant message, skipping (continue) the text ones"
     ): (
@@ -195,6 +210,13 @@ HINTS_ZH: dict[str, str] = {
     ),
     "the returned messages are deep copies that share nothing with the path": (
         "返回的消息是深拷贝，与路径不共享任何对象"
+    ),
+    (
+        "price each message with price(estimate_tokens, message, 'interaction', n, "
+        "'message', m), n and m counted from 1: its BudgetError names the message"
+    ): (
+        "用 price(estimate_tokens, message, 'interaction', n, 'message', m) 给每条消息计价，"
+        "n 和 m 都从 1 数起：它的 BudgetError 会写出是哪条消息"
     ),
     "each of the three budget numbers must be a finite number >= 0; the error names it": (
         "三个预算数字都必须是 >= 0 的有限数；错误要写出是哪一个"

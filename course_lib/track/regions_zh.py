@@ -19,22 +19,22 @@ REGION_GUIDANCE_ZH: dict[str, str] = {
         "冒号后面是 describe_validation_error(error) 写出的字段路径和问题；"
         "tokensBefore 原样保留。"
     ),
-    "groups._OpenGroup.add": (
-        "记下 entry 声明或回答的 tool call，再把它追加到 entries。assistant 消息的每个 "
-        "toolCall 块声明一个 call id（中间的文本块什么也不声明，所以要看每个块）；"
-        "toolResult 回答 tool_call_id。重复的 call id、重复的结果立即抛出 "
-        "InteractionError（含 'duplicate'、entry id 和 call id）。"
+    "groups.record_tool_facts": (
+        "记下 entry 声明或回答的 tool call：calls 把 call id 映射到声明它的 entry，results "
+        "把 call id 映射到回答它的 entry。assistant 消息的每个 toolCall 块声明一个 call id"
+        "（中间的文本块什么也不声明，所以要看每个块）；toolResult 回答 tool_call_id。"
+        "重复的 call id、重复的结果立即抛出 InteractionError（含 'duplicate'、entry id 和 call id）。"
     ),
-    "groups._OpenGroup.close": (
+    "groups.check_tool_pairs": (
         "交互的 entry 都到齐后才检查：结果对应的 call 不在本组里是 'unknown call'"
         "（写出结果的 entry id 和 call id）；声明的 call 没有结果是 'missing result'"
-        "（写出 call id 和声明它的 entry）。返回 InteractionGroup(entries=self.entries)。"
+        "（写出 call id 和声明它的 entry）。"
     ),
     "groups.split_interactions": (
-        "user 消息关闭当前交互（_OpenGroup.close）并开启下一个；assistant 和 toolResult "
-        "加入当前交互（_OpenGroup.add）；system 消息在哪里都跳过。第一条 user 消息之前的"
-        "其他消息抛出 InteractionError，消息含 entry id 和 'before the first user message'；"
-        "不是 message entry 的交给 require_message_entry。保持路径顺序，返回从旧到新的组。"
+        "entries 只含 message entry。user 消息关闭当前交互（check_tool_pairs）并开启下一个；"
+        "assistant 和 toolResult 加入当前交互（record_tool_facts）；system 消息在哪里都跳过。"
+        "第一条 user 消息之前的其他消息抛出 InteractionError，消息含 entry id 和 "
+        "'before the first user message'。保持路径顺序，返回从旧到新的组。"
     ),
     "budget.check_budget_numbers": (
         "用 check_budget_number(name, value) 逐个检查 max_tokens、reserved_output、"
@@ -47,8 +47,8 @@ REGION_GUIDANCE_ZH: dict[str, str] = {
     ),
     "budget.group_costs": (
         "每组的成本是它每条消息的估算之和：用 price(estimate_tokens, entry.message, "
-        '"message entry", entry.id) 计价，按路径顺序从 0 开始从左往右相加'
-        "（与课程的加法顺序相同，浮点结果才逐位一致）。返回从旧到新的成本列表。"
+        '"interaction", number, "message", position) 计价（两个序号都从 1 数起，'
+        '出错时写成 "interaction 2 message 3"），按路径顺序相加。返回从旧到新的成本列表。'
     ),
     "budget.message_allowances": (
         "先扣固定成本，永不低于 0：available_for_messages = max(0, max_tokens - system "
@@ -73,7 +73,7 @@ REGION_GUIDANCE_ZH: dict[str, str] = {
         "kept_entry_ids 只写这些保留的 entry。reason 和 tokens 取自计划。"
     ),
     "compaction.create_compaction_entry": (
-        "路径只能含本包的 entry（require_session_entries）；空路径抛出 CompactionError"
+        "路径只能含 session entry（require_session_entries）；空路径抛出 CompactionError"
         "（'empty active path'）；路径上已有的 id 抛出含 duplicate id '<id>' 的 CompactionError；"
         "parentId 永远是路径的最后一条；first_kept_entry_id 必须是 group_interactions 在"
         "路径的 message entry 中找到的某个交互的第一条消息，否则抛出含 "
@@ -94,7 +94,7 @@ REGION_GUIDANCE_ZH: dict[str, str] = {
         "固定顺序、固定标签，同一条路径两次构建才发送同样的文本：第一行 labels.title；"
         "然后 labels.goal 加目标；再对 LIST_FIELDS 的每个字段写一行标签，每一项写一行 "
         "'- <项>'，空列表写一行 '- <labels.none>'。各行用 '\\n' 连接，最后一行后面不加换行；"
-        "summary 可以是 wire dict（用 _as_summary 读取）。"
+        "summary 可以是 wire dict（用 as_summary 读取）。"
     ),
     "restoring.summary_message": (
         "返回一条 user 消息：唯一的文本块是用 labels 渲染的该 entry 的摘要"

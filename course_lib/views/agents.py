@@ -21,8 +21,8 @@ from ..base.messages import AssistantMessage
 from ..base.pricing import Estimator, Number
 from ..beyond.importers import AgentCompaction, DetectedImport
 from ..chapter.budget import build_context
-from ..chapter.entries import CompactionSummary, MessageEntry, SessionEntry
-from ..chapter.groups import InteractionGroup, group_interactions
+from ..chapter.groups import group_interactions
+from ..chapter.models import CompactionSummary, InteractionGroup, MessageEntry, SessionEntry
 from ..chapter.sessions import path_to
 from .frames import NO_VALUE, head_size, token_column
 from .story import untrimmed_message_tokens

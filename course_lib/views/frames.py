@@ -29,18 +29,23 @@ from ..base.messages import (
     text_of,
 )
 from ..base.pricing import Estimator, Number, reads_only
-from ..chapter.budget import BuildContextResult, TokenProjection, build_context, plan_budget
+from ..chapter.budget import build_context, plan_budget
 from ..chapter.compaction import create_compaction_entry
-from ..chapter.entries import CompactionEntry, MessageEntry, SessionEntry
-from ..chapter.groups import InteractionGroup, group_interactions
-from ..chapter.ledger import LedgerRow, budget_ledger
-from ..chapter.restoring import (
+from ..chapter.groups import group_interactions
+from ..chapter.ledger import budget_ledger
+from ..chapter.models import (
     SUMMARY_LABELS_EN,
     SUMMARY_LABELS_ZH,
+    BuildContextResult,
+    CompactionEntry,
+    InteractionGroup,
+    LedgerRow,
+    MessageEntry,
+    SessionEntry,
     SummaryLabels,
-    render_summary,
-    summary_message,
+    TokenProjection,
 )
+from ..chapter.restoring import render_summary, summary_message
 from .tables import styler_html, table_html
 
 __all__ = [
@@ -597,8 +602,7 @@ def ledger_agreement_frame(
     """For each ``max_tokens``: the entries the ledger marks kept vs. ``build_context``'s.
 
     ``ledger_function`` and ``build_function`` let a student run the same sweep
-    on a practice package (whose ``path`` and estimator must then come from
-    that package too: its functions only know its own entry classes).
+    on a practice package (it shares the workbook's entry types, so any path works).
     """
     rows = []
     for max_tokens in max_tokens_values:

@@ -17,9 +17,8 @@ from ..base.messages import AssistantMessage, MessageModel
 from ..base.pricing import Estimator, Number
 from ..beyond.importers.pi import ImportResult, PiSource
 from ..chapter.budget import build_context
-from ..chapter.entries import CompactionEntry, MessageEntry, SessionEntry
 from ..chapter.groups import group_interactions
-from ..chapter.ledger import LedgerRow
+from ..chapter.models import CompactionEntry, LedgerRow, MessageEntry, SessionEntry
 from ..chapter.sessions import path_to
 from .frames import NO_VALUE, head_size, token_column
 

@@ -13,13 +13,13 @@ from ..base.pricing import Estimator, Number
 from ..base.wire import MAX_SAFE_INTEGER
 from ..chapter.budget import build_context
 from ..chapter.compaction import create_compaction_entry
-from ..chapter.entries import CompactionSummary, SessionEntry
 from ..chapter.fixture import (
     FixtureLanguage,
     chapter_fixture,
     chapter_fixture_after_compaction,
     fixture_summary,
 )
+from ..chapter.models import CompactionSummary, SessionEntry
 
 __all__ = [
     "CompactionStep",

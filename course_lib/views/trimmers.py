@@ -34,7 +34,7 @@ from ..base.messages import (
 from ..base.pricing import Estimator, Number
 from ..beyond.estimators import chars_estimator, priced_texts
 from ..chapter.budget import build_context
-from ..chapter.entries import MessageEntry
+from ..chapter.models import MessageEntry
 
 __all__ = [
     "COMPARISON_PATHS",

@@ -25,14 +25,14 @@ from matplotlib.font_manager import FontProperties
 from pandas.io.formats.style_render import CSSDict
 
 from ..base.pricing import Estimator, Number
-from ..chapter.budget import BuildContextResult, context_from_plan, plan_budget
-from ..chapter.entries import CompactionEntry, SessionEntry
+from ..chapter.budget import context_from_plan, plan_budget
 from ..chapter.fixture import (
     FixtureLanguage,
     chapter_fixture,
     fixture_estimator,
 )
-from ..chapter.ledger import LedgerRow, ledger_from_plan
+from ..chapter.ledger import ledger_from_plan
+from ..chapter.models import BuildContextResult, CompactionEntry, LedgerRow, SessionEntry
 from .frames import (
     group_budget_frame,
     group_colour,

@@ -367,11 +367,11 @@ CELLS: list[Cell] = [
     ),
     *your_turn_cells(
         "11.2",
-        "`group_interactions` and the two methods of its helper `_OpenGroup` "
-        "(`add` records calls and results, `close` checks the four id rules) in "
-        "`practice/ch11/groups.py`",
-        what_zh="`practice/ch11/groups.py` 中的 `group_interactions`，以及它的辅助类 "
-        "`_OpenGroup` 的两个方法（`add` 记录 call 与 result，`close` 核对四条 id 规则）",
+        "`split_interactions` and its two helpers (`record_tool_facts` records calls "
+        "and results, `check_tool_pairs` checks that they pair up when the interaction "
+        "closes) in `practice/ch11/groups.py`",
+        what_zh="`practice/ch11/groups.py` 中的 `split_interactions` 及它的两个辅助函数"
+        "（`record_tool_facts` 记录 call 与 result，`check_tool_pairs` 在交互结束时核对它们是否配对）",
     ),
     *checks_cells("11.2"),
 ]

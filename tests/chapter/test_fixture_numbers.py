@@ -524,10 +524,10 @@ def estimator_returning(bad: Any, for_text: str) -> Callable[[Any], Any]:
 @pytest.mark.parametrize(
     ("path", "for_text", "label"),
     [
-        (chapter_fixture, "sys", "replayed system message"),
-        (chapter_fixture, "Confirm the JSONL", "message entry u2"),
-        (chapter_fixture, "14 tests", "message entry r-test"),
-        (chapter_fixture_after_compaction, "[Session", "summary message of compact-1"),
+        (chapter_fixture, "sys", "system message"),
+        (chapter_fixture, "Confirm the JSONL", "interaction 2 message 1"),
+        (chapter_fixture, "14 tests", "interaction 3 message 3"),
+        (chapter_fixture_after_compaction, "[Session", "compaction summary 1"),
     ],
     ids=["system", "u2", "r-test", "summary"],
 )
@@ -538,6 +538,31 @@ def test_bad_estimator_results_are_budget_errors_naming_the_message(
         build_context(path(), **CHAPTER_BUDGET, estimate_tokens=estimator_returning(bad, for_text))
     assert label in str(caught.value)
     assert "estimate_tokens" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("path", "for_text", "label"),
+    [
+        (chapter_fixture, "sys", "on system message:"),
+        (chapter_fixture, "14 tests", "on interaction 3 message 3:"),
+        (chapter_fixture_after_compaction, "[Session", "on compaction summary 1:"),
+    ],
+    ids=["system", "r-test", "summary"],
+)
+def test_an_estimator_that_raises_is_a_budget_error_naming_the_message_with_its_cause(
+    path: Callable[[], list[SessionEntry]], for_text: str, label: str
+) -> None:
+    inner = fixture_estimator()
+
+    def estimate(value: Any) -> Any:
+        if not isinstance(value, str) and text_of(value).startswith(for_text):
+            raise KeyError("no price for this")
+        return inner(value)
+
+    with pytest.raises(BudgetError) as caught:
+        build_context(path(), **CHAPTER_BUDGET, estimate_tokens=estimate)
+    assert label in str(caught.value) and "KeyError" in str(caught.value)
+    assert isinstance(caught.value.__cause__, KeyError)
 
 
 def test_float_estimates_are_accepted() -> None:

@@ -20,7 +20,7 @@ from course_lib import (
     fixture_summary,
     text_of,
 )
-from course_lib.chapter.entries import MessageEntry
+from course_lib.chapter.models import MessageEntry
 
 BUDGETS = [(max_tokens, 4, 2) for max_tokens in range(0, 45)]
 

@@ -215,6 +215,18 @@ def test_orphan_duplicate_and_missing_results_are_errors_naming_ids(impl: Module
             hint=rule,
         )
 
+    # The same two pairing errors when the next user message closes the broken group
+    # (here u4, then a4), not the end of the path: every group is checked as it closes.
+    later = [e for e in impl.chapter_fixture_after_compaction() if e.id in ("u4", "a4")]
+    for name, change, words, rule in [cases[0], cases[3]]:
+        expect_error(
+            f"group_interactions(the chapter fixture with {name}, then u4 and a4)",
+            impl.InteractionError,
+            partial(impl.group_interactions, [*fixture_with(change), *later]),
+            words=words,
+            hint=f"{rule}; a group closes when the next user message opens one",
+        )
+
     metadata = impl.MetadataEntry(id="meta-1", parent_id="a3", timestamp=11, key="k", value=1)
     expect_error(
         "group_interactions(the chapter fixture, then metadata entry meta-1)",

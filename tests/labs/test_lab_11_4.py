@@ -114,7 +114,7 @@ def test_compaction_entry_rejects_bad_paths_ids_and_cut_points(impl: ModuleType)
         "create_compaction_entry(fixture whose last entry a3 is a wire dict, not an entry)",
         impl.SessionEntryError,
         partial(create, wire_on_path),
-        words=["a3", "not a session entry"],
+        words=["a3"],
         hint="refuse a path holding anything but entries first (require_session_entries), so "
         "a dict is named rather than failing somewhere inside",
     )
@@ -122,7 +122,7 @@ def test_compaction_entry_rejects_bad_paths_ids_and_cut_points(impl: ModuleType)
         "create_compaction_entry(fixture, id=a3)",
         impl.CompactionError,
         partial(create, path, id="a3"),
-        words=["duplicate id 'a3'"],
+        words=["a3", "duplicate"],
         hint="an id already on the path is refused, naming it",
     )
     cut_rule = (
@@ -134,7 +134,7 @@ def test_compaction_entry_rejects_bad_paths_ids_and_cut_points(impl: ModuleType)
             f"create_compaction_entry(fixture, first_kept_entry_id={cut})",
             impl.CompactionError,
             partial(create, path, first_kept_entry_id=cut),
-            words=[f"'{cut}' is not the first message of a complete interaction"],
+            words=[cut, "not the first message of a complete interaction"],
             hint=cut_rule,
         )
     replay = impl.system_replay_fixture()
@@ -142,7 +142,7 @@ def test_compaction_entry_rejects_bad_paths_ids_and_cut_points(impl: ModuleType)
         "create_compaction_entry(system replay fixture, first_kept_entry_id=patch-2)",
         impl.CompactionError,
         partial(create, replay, id="compact-2", first_kept_entry_id="patch-2"),
-        words=["'patch-2' is not the first message"],
+        words=["patch-2", "not the first message of a complete interaction"],
         hint="a system message belongs to no group, so it cannot be a first kept entry",
     )
     bad_summary = {**impl.fixture_summary().to_wire(), "files": []}
@@ -150,7 +150,7 @@ def test_compaction_entry_rejects_bad_paths_ids_and_cut_points(impl: ModuleType)
         "create_compaction_entry(fixture, a summary with files)",
         impl.SessionEntryError,
         partial(create, path, summary=bad_summary),
-        words=["compact-1: summary.files: unknown field"],
+        words=["compact-1", "summary.files"],
         hint="the candidate goes through parse_session_entry",
     )
     expect_error(

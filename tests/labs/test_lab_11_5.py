@@ -8,8 +8,15 @@ from typing import Any
 
 import pytest
 from lab_checks import expect, expect_equal, expect_error, expect_no_error, expect_values
-from path_oracle import available_for_messages, groups_of, random_paths
-from path_oracle import first_kept as oracle_first_kept
+from path_oracle import (
+    available_for_messages,
+    group_costs,
+    groups_of,
+    matching,
+    random_paths,
+    walk_choices,
+    whole_costs,
+)
 
 pytestmark = pytest.mark.lab_11_5
 
@@ -78,7 +85,7 @@ def test_restore_starts_from_first_kept_skipping_metadata_and_other_branches(
     )
     a4 = entries[-1]
     a4.parent_id = "meta-1"
-    store = impl.InMemorySessionStore()
+    store = impl.InMemorySessionStore(parser=impl.parse_session_entry)
     for entry in [*entries[:-1], sibling, note, a4]:
         expect_no_error(
             f"appending the fixture after compact-1, a sibling branch and meta-1 (at {entry.id})",
@@ -180,7 +187,7 @@ def test_restore_starts_from_first_kept_skipping_metadata_and_other_branches(
             f"build_context(compact-1 with first kept {first_kept}, {what})",
             impl.CompactionError,
             partial(build, impl, broken, max_tokens=100),
-            words=["compact-1", first_kept, "user message"],
+            words=["compact-1", first_kept],
             hint=FIRST_KEPT_RULE,
         )
 
@@ -384,15 +391,18 @@ def _random_compactions_restore_as_the_oracle_says(impl: ModuleType) -> None:
         )
         suffix = full[[entry.id for entry in full].index(first) :]
         groups = groups_of(suffix)
-        costs = [sum(estimate(entry.message) for entry in group) for group in groups]
         available = available_for_messages(path, budget, estimate)
-        start = oracle_first_kept(costs, max(0, available - 5))  # the summary is paid first
+        choices = walk_choices(  # the summary (5) is paid first
+            group_costs(groups, estimate), max(0, available - 5), exact=whole_costs(full, estimate)
+        )
+        answers = [
+            ([entry.id for group in groups[choice.first :] for entry in group], 5 + choice.messages)
+            for choice in choices
+        ]
+        kept, messages = matching(answers, lambda answer, got=got: answer[0] == got.kept_entry_ids)
         expect_values(
             case,
-            {
-                "kept_entry_ids": [entry.id for group in groups[start:] for entry in group],
-                "tokens.messages": 5 + sum(costs[start:]),
-            },
+            {"kept_entry_ids": kept, "tokens.messages": messages},
             {"kept_entry_ids": got.kept_entry_ids, "tokens.messages": got.tokens.messages},
             hint="restore from the first kept entry on (after the compaction too), pay the "
             "summary (5) first, then whole groups newest first while they fit",

@@ -56,11 +56,11 @@ def test_every_chapter_module_names_its_section(module: str) -> None:
 
 
 WORKED_EXAMPLES = {
-    "budget.build_context": ["31", "'u2'", "'trimmed'"],
+    "budget.build_context": ["31", "'u2'", "'trimmed'", "after_compaction", "['u4', 'a4']"],
     "budget.message_allowances": ["31, 3, 4, 2"],
     "budget.select_newest_groups": ["[7, 7, 15]"],
     "compaction.create_compaction_entry": ["compact-1", "'u2'"],
-    "restoring.restored_suffix": ["chapter_fixture_after_compaction", "['u4', 'a4']"],
+    "restoring.restored_suffix": ["chapter_fixture_after_compaction", "'compact-1', 'u4'"],
     "messages.current_system_message": ["system_replay_fixture", "Prefer small diffs."],
     "groups.group_interactions": ["'r-test'"],
     "ledger.ledger_from_plan": ["'trimmed'"],

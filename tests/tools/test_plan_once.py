@@ -21,8 +21,8 @@ from course_lib import (
 )
 from course_lib.base.pricing import Estimator
 from course_lib.chapter.budget import context_from_plan, plan_budget
-from course_lib.chapter.entries import MessageEntry
 from course_lib.chapter.ledger import ledger_from_plan
+from course_lib.chapter.models import MessageEntry
 from course_lib.tools.inspect_session import Budget, inspect_entries, load_session, plan_for
 from course_lib.views import budget_state
 

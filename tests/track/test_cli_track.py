@@ -26,6 +26,7 @@ from course_lib.track.checks import (
     extended_test_files,
     resolve_labs,
 )
+from course_lib.track.language import LANGUAGE_FILE
 from course_lib.track.starters import write_practice_package
 
 
@@ -50,7 +51,12 @@ def test_practice_writes_refuses_and_forces(
     status, out, err = run(capsys, "practice", "11")
     assert (status, err) == (0, "")
     default = tmp_path / "practice" / "ch11"
-    assert (default / "__init__.py").is_file() and (default / "labs.py").is_file()
+    rules = ["entries", "groups", "budget", "compaction", "restoring", "ledger"]
+    # Exactly __init__.py and the six rule modules (no labs.py: LabNotImplemented is given).
+    assert sorted(path.name for path in default.glob("*.py")) == sorted(
+        ["__init__.py", *(f"{module}.py" for module in rules)]
+    )
+    assert {path.name for path in default.iterdir() if path.suffix != ".py"} == {LANGUAGE_FILE}
     assert "course-lab check 11.1 --impl practice/ch11" in out
 
     (default / "groups.py").write_text("# my half-finished work\n", encoding="utf-8")
@@ -244,7 +250,7 @@ def test_a_test_that_stops_in_a_later_lab_waits_and_is_not_counted(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def unfinished(lab: str) -> str:
-        return f"practice_0123.labs.LabNotImplemented: Lab {lab} is not implemented yet"
+        return f"course_lib.chapter.labs.LabNotImplemented: Lab {lab} is not implemented yet"
 
     wider = [
         {"name": "test_passes", "outcome": "passed", "detail": ""},
@@ -309,7 +315,7 @@ def unmarked_package(root: Path) -> Path:
     write_practice_package(directory)
     groups = directory / "groups.py"
     text = groups.read_text(encoding="utf-8")
-    groups.write_text(text.replace("        # --- Lab 11.2: end ---\n", "", 1), encoding="utf-8")
+    groups.write_text(text.replace("    # --- Lab 11.2: end ---\n", "", 1), encoding="utf-8")
     return directory
 
 

@@ -100,6 +100,22 @@ def test_judging_compares_values_exactly_and_errors_by_kind() -> None:
     )
 
 
+def test_judging_accepts_a_token_number_one_bit_away_and_nothing_further() -> None:
+    """``summary_tokens + sum(kept_costs)`` is the rule too: token numbers compare up to rounding."""
+    reference = ("value", {"tokens": {"messages": 25.299999999999997, "total": 31}, "ids": ["u2"]})
+    resummed = ("value", {"tokens": {"messages": 25.3, "total": 31.0}, "ids": ["u2"]})
+    assert reference != resummed  # what judge compared before: the last bit failed the case
+    assert judge("q", reference, resummed) == (True, "")
+    wrong = ("value", {"tokens": {"messages": 25.4, "total": 31}, "ids": ["u2"]})
+    assert judge("case 5", reference, wrong) == (
+        False,
+        "case 5: tokens.messages: expected 25.299999999999997, got 25.4",
+    )
+    other_ids = ("value", {"tokens": {"messages": 25.3, "total": 31}, "ids": ["u3"]})
+    assert judge("q", reference, other_ids) == (False, 'q: ids[0]: expected "u2", got "u3"')
+    assert not judge("q", ("value", [True]), ("value", [1]))[0]  # a bool is not a number
+
+
 def test_an_answer_that_equals_everything_is_not_the_reference_answer(tmp_path: Path) -> None:
     """A package cannot pass with an object whose ``__eq__`` always says yes: only plain data
     is compared, and the object becomes ``"<Anything>"``."""

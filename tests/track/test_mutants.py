@@ -148,14 +148,14 @@ MUTANTS = [
             REJECT: (
                 "compact-1 with files alias",
                 (
-                    "expected a message starting with 'session entry compact-1: '",
+                    "expected a message starting with 'session entry compact-1'",
                     "got 'summary.changedFiles: missing field; summary.files: unknown field'",
                     "start the message with the label",
                 ),
             ),
             STORES: (
                 "InMemorySessionStore: appending compact-3 with summary.files",
-                ("naming 'compact-3: summary.files'", "errors start with the entry's label"),
+                ("naming 'compact-3', 'summary.files'", "errors start with the entry's label"),
             ),
         },
     ),
@@ -204,13 +204,13 @@ MUTANTS = [
         lab="11.2",
         module="groups",
         region="11.2",
-        old="            call_id = message.tool_call_id\n",
+        old="        call_id = message.tool_call_id\n",
         new=(
-            "            call_id = message.tool_call_id\n"
-            "            if call_id not in self.calls:\n"
-            "                raise InteractionError(\n"
-            '                    f"entry {entry.id}: result for unknown call {call_id!r}"\n'
-            "                )\n"
+            "        call_id = message.tool_call_id\n"
+            "        if call_id not in calls:\n"
+            "            raise InteractionError(\n"
+            '                f"entry {entry.id}: result for unknown call {call_id!r}"\n'
+            "            )\n"
         ),
         failing={
             OUT_OF_ORDER: (
@@ -230,12 +230,12 @@ MUTANTS = [
         module="groups",
         region="11.2",
         old=(
-            "        for call_id, declared_by in self.calls.items():\n"
-            "            if call_id not in self.results:\n"
-            "                raise InteractionError(\n"
-            '                    f"missing result for call {call_id!r} declared by entry '
+            "    for call_id, declared_by in calls.items():\n"
+            "        if call_id not in results:\n"
+            "            raise InteractionError(\n"
+            '                f"missing result for call {call_id!r} declared by entry '
             '{declared_by}"\n'
-            "                )\n"
+            "            )\n"
         ),
         new="",
         failing={
@@ -407,7 +407,7 @@ MUTANTS = [
         lab="11.4",
         module="compaction",
         region="11.4",
-        old="    return parse_session_entry(candidate)  # type: ignore[return-value]\n",
+        old="    return cast(CompactionEntry, parse_session_entry(candidate))  # a compaction, by its type\n",
         new=(
             "    return CompactionEntry.model_construct(\n"
             '        id=id, parent_id=active_path[-1].id, timestamp=timestamp, type="compaction",\n'
@@ -431,13 +431,13 @@ MUTANTS = [
         lab="11.4",
         module="compaction",
         region="11.4",
-        old="    return parse_session_entry(candidate)  # type: ignore[return-value]\n",
+        old="    return cast(CompactionEntry, parse_session_entry(candidate))  # a compaction, by its type\n",
         new="    return CompactionEntry.model_validate(candidate, by_alias=True)\n",
         failing={
             CREATE_ERRORS: (
                 SUMMARY_WITH_FILES,
                 (
-                    "expected SessionEntryError naming 'compact-1: summary.files: unknown field'",
+                    "expected SessionEntryError naming 'compact-1', 'summary.files'",
                     "got ValidationError",
                     "goes through parse_session_entry",
                 ),
@@ -513,7 +513,7 @@ MUTANTS = [
             RESTORE: (
                 "build_context(compact-1 with first kept a2, an assistant message before",
                 (
-                    "expected CompactionError naming 'compact-1', 'a2', 'user message'",
+                    "expected CompactionError naming 'compact-1', 'a2'",
                     "got InteractionError",
                     "must be a user message entry before it on the path",
                 ),

@@ -16,8 +16,8 @@ import pytest
 from course_lib import build_context, chars_estimator, import_session
 from course_lib.base.wire import MAX_SAFE_INTEGER
 from course_lib.beyond.importers import DetectedImport
-from course_lib.chapter.entries import CompactionEntry, MessageEntry
 from course_lib.chapter.groups import group_interactions
+from course_lib.chapter.models import CompactionEntry, MessageEntry
 from course_lib.chapter.sessions import path_to
 from course_lib.views import (
     FILLED,

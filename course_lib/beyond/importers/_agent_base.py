@@ -28,7 +28,8 @@ from ...base.wire import (
     loads_fast,
     loads_strict,
 )
-from ...chapter.entries import SessionEntry, parse_session_entry
+from ...chapter.entries import parse_session_entry
+from ...chapter.models import SessionEntry
 from ...chapter.sessions import path_to
 from ._base import ImportNote, NoteKind, NoteLog, PiImportError, count_kinds, shown
 from ._pi_convert import Draft, iso_to_millis

@@ -10,7 +10,7 @@ changing that importer.
 from __future__ import annotations
 
 from ...base.messages import AssistantMessage
-from ...chapter.entries import CompactionEntry, MessageEntry
+from ...chapter.models import CompactionEntry, MessageEntry
 from ._agent_base import AgentCompaction, AgentUsage
 from ._agent_summary import SUMMARY_FIELDS, items_named
 from ._pi_summary import GOAL_FALLBACK

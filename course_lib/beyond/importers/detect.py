@@ -17,7 +17,7 @@ from typing import Any
 
 from ...base.text_rules import is_blank
 from ...base.wire import loads_strict
-from ...chapter.entries import SessionEntry
+from ...chapter.models import SessionEntry
 from ._agent_base import (
     FORMAT_LABELS,
     AgentCompaction,

@@ -38,7 +38,8 @@ from ...base.errors import SessionEntryError
 from ...base.text_rules import is_blank
 from ...base.wire import DEFAULT_LIMITS, JsonLimits, JsonValueError, check_wire_limits
 from ...base.wire import limits_in_force as _limits_in_force
-from ...chapter.entries import SessionEntry, parse_session_entry
+from ...chapter.entries import parse_session_entry
+from ...chapter.models import SessionEntry
 from ...chapter.sessions import parse_fresh_entry, path_to
 from ._base import (
     ImportNote,

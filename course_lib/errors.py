@@ -1,0 +1,28 @@
+"""Every error the workbook raises, one family under ``CourseError(ValueError)``.
+
+The documented home of the errors (``from course_lib.errors import BudgetError``);
+they are defined in the base layer (``course_lib.base.errors``), below every
+rule that raises them, and also importable from ``course_lib`` itself.
+"""
+
+from __future__ import annotations
+
+from .base.errors import (
+    BudgetError,
+    CompactionError,
+    CourseError,
+    InteractionError,
+    SessionEntryError,
+    SessionFileError,
+    SessionStoreError,
+)
+
+__all__ = [
+    "BudgetError",
+    "CompactionError",
+    "CourseError",
+    "InteractionError",
+    "SessionEntryError",
+    "SessionFileError",
+    "SessionStoreError",
+]
