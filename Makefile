@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # Extra options for JupyterLab, e.g. make lab LAB_ARGS="--no-browser --port 8890"
 LAB_ARGS ?=
 
-.PHONY: test test-rules test-browser lab lint bench mutants notebooks clean
+.PHONY: test test-rules test-rules-newest test-browser lab lint bench mutants notebooks clean
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is required"'
@@ -53,21 +53,36 @@ lint: $(STAMP)
 # The rules' own tests: they need only `pip install .` (pydantic, filelock) plus pytest and
 # hypothesis. `make test-rules` installs the lowest versions pyproject.toml allows (uv's
 # lowest-direct resolution) into .venv-rules, a non-editable install, and runs them there.
+# `make test-rules-newest` runs the chapter's tests, the lab checks and the correct variants
+# of every lab region (tests/track/test_variants.py) on the newest Python found (3.14, 3.13
+# or 3.12; or NEWEST_PYTHON=...) with the newest versions, where `sum()` rounds differently.
 # The folders mirror course_lib's layers; every test in these needs nothing more.
-RULE_TESTS := tests/base tests/chapter tests/labs tests/project
+RULE_TESTS := tests/base tests/chapter tests/labs tests/project tests/track/test_variants.py
+NEWEST_RULE_TESTS := tests/chapter tests/labs tests/track/test_variants.py
 RULES_VENV := .venv-rules
+RESOLUTION := lowest-direct
+NEWEST_PYTHON ?= $(shell for minor in 3.14 3.13 3.12; do \
+	python$$minor -c '' 2>/dev/null && { command -v python$$minor; break; }; \
+	found=$$(ls -d "$$(pyenv root 2>/dev/null)"/versions/$$minor*/bin/python$$minor 2>/dev/null | tail -n 1); \
+	[ -n "$$found" ] && { echo "$$found"; break; }; done)
 
 test-rules:
 	rm -rf $(RULES_VENV)
 	$(PYTHON) -m venv $(RULES_VENV)
 	$(RULES_VENV)/bin/python -m pip install --quiet --upgrade pip uv
 	$(RULES_VENV)/bin/python -m uv pip install --quiet --python $(RULES_VENV)/bin/python \
-		--resolution lowest-direct . "pytest>=8.0" "hypothesis>=6.100"
+		--resolution $(RESOLUTION) . "pytest>=8.0" "hypothesis>=6.100"
+	$(RULES_VENV)/bin/python --version
 	$(RULES_VENV)/bin/python -m uv pip list --python $(RULES_VENV)/bin/python | grep -Ei '^(pydantic|filelock|jiter|pytest|hypothesis) '
 	cd $(RULES_VENV) && bin/python -m pytest -q -p no:cacheprovider --rootdir .. -c ../pyproject.toml \
 		$(addprefix ../,$(RULE_TESTS))
 	cd $(RULES_VENV) && bin/python -m pytest -q -p no:cacheprovider --rootdir .. -c ../pyproject.toml \
 		--doctest-modules --pyargs course_lib.base course_lib.chapter
+
+test-rules-newest:
+	@[ -n "$(NEWEST_PYTHON)" ] || { echo "no Python 3.12 or newer found; set NEWEST_PYTHON=/path/to/python3.13"; exit 1; }
+	$(MAKE) test-rules PYTHON="$(NEWEST_PYTHON)" RULES_VENV=.venv-rules-newest RESOLUTION=highest \
+		RULE_TESTS="$(NEWEST_RULE_TESTS)"
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
@@ -82,4 +97,4 @@ notebooks: $(STAMP)
 	$(BIN)/python notebook_tools/build.py
 
 clean:
-	rm -rf $(VENV) $(RULES_VENV) .pytest_cache .ruff_cache .hypothesis .mypy_cache
+	rm -rf $(VENV) $(RULES_VENV) .venv-rules-newest .pytest_cache .ruff_cache .hypothesis .mypy_cache
