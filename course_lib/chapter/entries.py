@@ -19,11 +19,10 @@ def parse_session_entry(value: Any) -> SessionEntry:
     Chapter 11 §2 「摘要先成为 session 中的一条普通事实」. A ``SessionEntryError``
     names the entry id and the camelCase field path:
 
-    >>> bad = {"id": "compact-1", "parentId": "a3", "timestamp": 100, "type": "compaction",
-    ...        "summary": {"goal": "g", "constraints": [], "completed": [], "decisions": [],
-    ...                    "files": [], "unresolved": [], "next": []},
-    ...        "firstKeptEntryId": "u2", "tokensBefore": 29}
-    >>> parse_session_entry(bad)
+    >>> from course_lib.chapter.fixture import chapter_fixture_after_compaction
+    >>> wire = chapter_fixture_after_compaction()[10].to_wire()   # compact-1, as a file holds it
+    >>> wire["summary"]["files"] = wire["summary"].pop("changedFiles")   # an old draft's name
+    >>> parse_session_entry(wire)
     Traceback (most recent call last):
     course_lib.base.errors.SessionEntryError: session entry compact-1: summary.changedFiles: missing field; summary.files: unknown field
     """

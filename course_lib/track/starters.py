@@ -453,9 +453,8 @@ def chapter_exports() -> dict[str, list[str]]:
 
 _INIT_DOCSTRING = '''"""Your Chapter 11 practice package: the chapter's rules; the rest is ``course_lib``'s.
 
-Write each function body between its "# --- Lab ...: begin ---" and "end ---" marks, which
-you keep. Check a lab: ``course-lab check 11.3 --impl <folder>``. Run the docstrings'
-examples: ``python -m pytest --doctest-modules <folder>``.
+Write each body between its "# --- Lab ...: begin/end ---" marks (keep them). Check a lab:
+``course-lab check 11.3 --impl <dir>``; examples: ``python -m pytest --doctest-modules <dir>``.
 """
 '''
 
