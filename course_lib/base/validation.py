@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
 from .errors import SessionEntryError
-from .schema import CHECKED_JSON
+from .schema import CHECKED_JSON, WireModel
 from .text_rules import is_blank
 from .wire import JsonValueError, copy_json_value
 
@@ -154,7 +154,7 @@ def fresh_wire_dict(value: Any) -> dict[str, Any]:
     course cannot hold (NaN, unsafe integers, runaway depth) must be refused,
     naming the entry, before any model sees it.
     """
-    if callable(getattr(value, "to_wire", None)):
+    if isinstance(value, WireModel):
         value = value.to_wire()  # an entry object: its wire dict is what is copied
     if not isinstance(value, dict):
         raise SessionEntryError(

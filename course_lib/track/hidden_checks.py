@@ -39,6 +39,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Literal
 
+from ..base.schema import WireModel
 from .hidden_inputs import (
     RandomPath,
     bad_compaction_wire,
@@ -190,7 +191,7 @@ def _plain(value: Any) -> Any:
         return str.__str__(value)
     if isinstance(value, int) and not isinstance(value, bool):
         return int.__int__(value)
-    if hasattr(value, "to_wire"):
+    if isinstance(value, WireModel):  # the workbook's own models only: no look-alike
         return _plain(value.to_wire())
     if is_dataclass(value) and not isinstance(value, type):
         return {item.name: _plain(getattr(value, item.name)) for item in fields(value)}

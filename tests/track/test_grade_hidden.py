@@ -214,3 +214,22 @@ def test_the_grader_runs_them_in_the_worker_and_reports_them_beside_the_checks(
     assert "Hidden cases (inputs drawn at grading time, compared with the reference):" in text
     assert "Lab 11.2: 12/12 agree with the reference" in text
     assert "  FAILED  hidden 11.3 #" in text
+
+
+def test_a_look_alike_with_a_to_wire_method_is_not_the_reference_answer() -> None:
+    """Only the workbook's own models are read through ``to_wire``: a forged object that
+    answers with the reference's wire dict stays a forged object."""
+    entry = course_lib.chapter_fixture()[1]
+
+    class LookAlike:
+        def to_wire(self) -> dict[str, object]:
+            return entry.to_wire()
+
+    plain = hidden_checks._plain
+    assert plain(entry) == entry.to_wire()
+    assert (
+        plain(LookAlike())
+        == "<test_a_look_alike_with_a_to_wire_method_is_not_the_reference_answer.<locals>.LookAlike>"
+    )
+    agrees, _ = hidden_checks.judge("q", ("value", plain(entry)), ("value", plain(LookAlike())))
+    assert not agrees
