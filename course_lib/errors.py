@@ -7,22 +7,5 @@ rule that raises them, and also importable from ``course_lib`` itself.
 
 from __future__ import annotations
 
-from .base.errors import (
-    BudgetError,
-    CompactionError,
-    CourseError,
-    InteractionError,
-    SessionEntryError,
-    SessionFileError,
-    SessionStoreError,
-)
-
-__all__ = [
-    "BudgetError",
-    "CompactionError",
-    "CourseError",
-    "InteractionError",
-    "SessionEntryError",
-    "SessionFileError",
-    "SessionStoreError",
-]
+from .base.errors import *  # noqa: F403 (the one list of names is base.errors.__all__)
+from .base.errors import __all__ as __all__

@@ -12,6 +12,7 @@ Python the workbook supports, where ``sum()`` rounds differently).
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -38,6 +39,7 @@ HIDDEN_SEEDS = (1, 2, 3)
 HIDDEN_CASES_PER_LAB = 12
 
 
+@cache  # the reference does not change during a run: read its regions once
 def region_functions() -> dict[str, str]:
     """Every region's function (``module.function``) -> its lab, from the reference."""
     found: dict[str, str] = {}
