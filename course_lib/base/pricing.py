@@ -1,6 +1,6 @@
 """Budget numbers and estimators: the checks every token figure passes, behind plain names.
 
-The chapter prices a message with ``price(estimate_tokens, message, label)``
+The chapter prices a message with ``price(estimate_tokens, message, *which)``
 and checks a budget number with ``check_budget_number(name, value)``. What
 those guard against lives here: an estimator that returns ``NaN``, a negative
 number, a bool or a huge int; an estimator that could change the path it is
@@ -59,7 +59,7 @@ def check_budget_number(name: str, value: object) -> Number:
     """Return ``value`` if it is a finite number >= 0 the course can hold; else a ``BudgetError``.
 
     ``name`` says which number it is (``max_tokens``, ``estimate_tokens result
-    for message entry a2``), so the error points at it.
+    for interaction 3 message 3``), so the error points at it.
     """
     if type(value) is int and 0 <= value <= MAX_SAFE_INTEGER:
         return value  # the common case, decided without the checks below
