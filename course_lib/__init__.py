@@ -69,6 +69,7 @@ from .chapter.messages import current_system_message, current_system_prompt
 from .chapter.models import (
     SUMMARY_LABELS_EN,
     SUMMARY_LABELS_ZH,
+    Budget,
     BudgetPlan,
     BuildContextResult,
     CompactionEntry,
@@ -98,6 +99,7 @@ __all__ = [
     "AgentImportResult",
     "AgentMessage",
     "AssistantMessage",
+    "Budget",
     "BudgetError",
     "BudgetPlan",
     "BuildContextResult",

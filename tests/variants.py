@@ -175,28 +175,6 @@ return closed
     ),
     # --- Lab 11.3 ------------------------------------------------------------------------
     Variant(
-        "budget.check_budget_numbers",
-        "a loop over the names",
-        """\
-numbers = {
-    "max_tokens": max_tokens,
-    "reserved_output": reserved_output,
-    "safety_margin": safety_margin,
-}
-for name, value in numbers.items():
-    check_budget_number(name, value)
-""",
-    ),
-    Variant(
-        "budget.check_budget_numbers",
-        "zip of the names and the values",
-        """\
-names = ("max_tokens", "reserved_output", "safety_margin")
-for name, value in zip(names, (max_tokens, reserved_output, safety_margin)):
-    check_budget_number(name, value)
-""",
-    ),
-    Variant(
         "budget.replay_system",
         "isinstance on the message as well, a generator",
         """\
@@ -251,8 +229,8 @@ return costs
         "budget.message_allowances",
         "the fixed costs summed before subtracting",
         """\
-fixed = system_tokens + reserved_output + safety_margin
-available = max(0, max_tokens - fixed)
+fixed = system_tokens + budget.reserved_output + budget.safety_margin
+available = max(0, budget.max_tokens - fixed)
 allowance = available - summary_tokens
 return available, allowance if allowance > 0 else 0
 """,
@@ -261,7 +239,7 @@ return available, allowance if allowance > 0 else 0
         "budget.message_allowances",
         "sum() of the deductions and an early return",
         """\
-left = max_tokens - sum([system_tokens, reserved_output, safety_margin])
+left = budget.max_tokens - sum([system_tokens, budget.reserved_output, budget.safety_margin])
 if left <= 0:
     return 0, 0
 return left, max(0, left - summary_tokens)
@@ -306,10 +284,10 @@ return first, reason
         "summary_tokens + sum(kept_costs)",
         """\
 messages = summary_tokens + sum(kept_costs)
-total = system_tokens + messages + reserved_output + safety_margin
+total = system_tokens + messages + budget.reserved_output + budget.safety_margin
 check_budget_number("the total of the projection", total)
 return TokenProjection(
-    max_tokens, system_tokens, messages, reserved_output, safety_margin,
+    budget.max_tokens, system_tokens, messages, budget.reserved_output, budget.safety_margin,
     available_for_messages, total,
 )
 """,
@@ -321,13 +299,13 @@ return TokenProjection(
 messages = summary_tokens
 for cost in kept_costs:
     messages += cost
-total = reserved_output + safety_margin + system_tokens + messages
+total = budget.reserved_output + budget.safety_margin + system_tokens + messages
 return TokenProjection(
-    max_tokens=max_tokens,
+    max_tokens=budget.max_tokens,
     system=system_tokens,
     messages=messages,
-    reserved_output=reserved_output,
-    safety_margin=safety_margin,
+    reserved_output=budget.reserved_output,
+    safety_margin=budget.safety_margin,
     available_for_messages=available_for_messages,
     total=check_budget_number("the total of the projection", total),
 )
@@ -338,6 +316,9 @@ return TokenProjection(
         "sum(reversed(kept_costs)), the reference's own order through sum()",
         """\
 messages = summary_tokens + sum(reversed(kept_costs))
+max_tokens, reserved_output, safety_margin = (
+    budget.max_tokens, budget.reserved_output, budget.safety_margin
+)
 total = check_budget_number(
     "the total of the projection", system_tokens + messages + reserved_output + safety_margin
 )

@@ -11,6 +11,7 @@ from course_lib.base.pricing import Estimator, Number, add_in_order, check_budge
 from course_lib.chapter.messages import current_system_message
 from course_lib.chapter.models import (
     SUMMARY_LABELS_EN,
+    Budget,
     BudgetPlan,
     BuildContextResult,
     InteractionGroup,
@@ -30,22 +31,18 @@ from .restoring import newest_compaction, restored_suffix, summary_message
 
 def plan_budget(
     active_path: Sequence[SessionEntry],
-    *,
-    max_tokens: Number,
-    reserved_output: Number = 0,
-    safety_margin: Number = 0,
+    budget: Budget,
     estimate_tokens: Estimator,
     summary_labels: SummaryLabels = SUMMARY_LABELS_EN,
 ) -> BudgetPlan:
     """Every decision of one model call, in the chapter's order (§4, §6): each step is below."""
-    require_budget_inputs(active_path, estimate_tokens)
-    check_budget_numbers(max_tokens, reserved_output, safety_margin)
+    require_budget_inputs(active_path, estimate_tokens)  # rule 1 checked the numbers (Budget)
+    system = replay_system(active_path)  # rule 2: from the whole path, before a compaction too
     compactions = compactions_on(active_path)  # Lab 11.5 restores a path that holds one
     compaction = newest_compaction(active_path) if compactions else None
     candidates = active_path if compaction is None else restored_suffix(active_path, compaction)
     groups = split_interactions(message_entries(candidates))  # metadata is never grouped
 
-    system = replay_system(active_path)  # from the whole path, before the compaction too
     system_tokens = 0 if system is None else price(estimate_tokens, system, "system message")
     summary = None if compaction is None else summary_message(compaction, summary_labels)
     summary_tokens = (
@@ -53,44 +50,20 @@ def plan_budget(
     )
     group_tokens = group_costs(groups, estimate_tokens)
 
-    available, allowance = message_allowances(
-        max_tokens, system_tokens, reserved_output, safety_margin, summary_tokens
-    )
+    available, allowance = message_allowances(budget, system_tokens, summary_tokens)
     first_kept, reason = select_newest_groups(group_tokens, allowance)
-    tokens = token_projection(
-        max_tokens=max_tokens,
-        system_tokens=system_tokens,
-        summary_tokens=summary_tokens,
-        kept_costs=group_tokens[first_kept:],
-        reserved_output=reserved_output,
-        safety_margin=safety_margin,
-        available_for_messages=available,
-    )
+    kept_costs = group_tokens[first_kept:]
+    tokens = token_projection(budget, system_tokens, summary_tokens, kept_costs, available)
     return BudgetPlan(
         system, summary, summary_tokens, groups, group_tokens, first_kept, reason, tokens
     )
 
 
-def check_budget_numbers(
-    max_tokens: Number, reserved_output: Number, safety_margin: Number
-) -> None:
-    """Refuse a budget number that is not a finite number >= 0, naming it.
-
-    Chapter 11 §4 「31 个 token 怎样留下第二、三组」, rule 1 · Lab 11.3. Check each
-    with ``check_budget_number(name, value)``, whose ``BudgetError`` names it.
-    """
-    # --- Lab 11.3 budget projection: begin ---
-    check_budget_number("max_tokens", max_tokens)
-    check_budget_number("reserved_output", reserved_output)
-    check_budget_number("safety_margin", safety_margin)
-    # --- Lab 11.3: end ---
-
-
 def replay_system(active_path: Sequence[SessionEntry]) -> SystemMessage | None:
     """The one system message the model sees, replayed from the *whole* path (or ``None``).
 
-    Chapter 11 §4 「31 个 token 怎样留下第二、三组」, rule 2 · Lab 11.3. Pass every
-    system message of the path, in order, to ``current_system_message``.
+    §4 rule 2 · Lab 11.3: every system message of the path, in order, through
+    ``current_system_message``.
 
     >>> from course_lib.chapter.fixture import chapter_fixture
     >>> replay_system(chapter_fixture()).content
@@ -110,9 +83,8 @@ def replay_system(active_path: Sequence[SessionEntry]) -> SystemMessage | None:
 def group_costs(groups: Sequence[InteractionGroup], estimate_tokens: Estimator) -> list[Number]:
     """Each group's cost: the sum of its messages' estimates.
 
-    Chapter 11 §4 「31 个 token 怎样留下第二、三组」, rule 4 · Lab 11.3. Price with
-    ``price(estimate_tokens, message, "interaction", n, "message", m)`` (n, m from 1):
-    it checks the estimate and names the message in a ``BudgetError``.
+    §4 rule 4 · Lab 11.3. ``price(estimate_tokens, message, "interaction", n, "message", m)``
+    (n, m from 1) checks each estimate and names the message in a ``BudgetError``.
 
     >>> from course_lib.chapter.fixture import chapter_fixture, fixture_estimator
     >>> group_costs(split_interactions(message_entries(chapter_fixture())), fixture_estimator())
@@ -130,25 +102,24 @@ def group_costs(groups: Sequence[InteractionGroup], estimate_tokens: Estimator) 
 
 
 def message_allowances(
-    max_tokens: Number,
-    system_tokens: Number,
-    reserved_output: Number,
-    safety_margin: Number,
-    summary_tokens: Number = 0,
+    budget: Budget, system_tokens: Number, summary_tokens: Number = 0
 ) -> tuple[Number, Number]:
     """The deduction table's last column: what messages, and then groups, may use.
 
-    Chapter 11 §4 「31 个 token 怎样留下第二、三组」, rule 3, and §6 step 3 · Lab 11.3.
-    ``(available_for_messages, allowance)``, never below 0: ``max_tokens - system
-    - reserved_output - safety_margin``, then what the summary leaves of it.
+    §4 rule 3, §6 step 3 · Lab 11.3. ``(available_for_messages, allowance)``, never below 0:
+    ``max_tokens - system - reserved_output - safety_margin``, then what the summary leaves.
+    The summary is Lab 11.5's; until a compaction exists its cost is 0 (the chapter's
+    ``fixedMessages`` slot, 「留给后文的压缩摘要」, is there from the start too).
 
-    >>> message_allowances(31, 3, 4, 2)   # the chapter's deduction table: 31 -> 28 -> 24 -> 22
+    >>> message_allowances(Budget(31, 4, 2), 3)   # the chapter's table: 31 -> 28 -> 24 -> 22
     (22, 22)
-    >>> message_allowances(31, 3, 4, 2, summary_tokens=5)   # after compact-1
+    >>> message_allowances(Budget(31, 4, 2), 3, summary_tokens=5)   # after compact-1
     (22, 17)
     """
     # --- Lab 11.3 budget projection: begin ---
-    available = max(0, max_tokens - system_tokens - reserved_output - safety_margin)
+    available = max(
+        0, budget.max_tokens - system_tokens - budget.reserved_output - budget.safety_margin
+    )
     return available, max(0, available - summary_tokens)
     # --- Lab 11.3: end ---
 
@@ -156,10 +127,9 @@ def message_allowances(
 def select_newest_groups(costs: Sequence[Number], allowance: Number) -> tuple[int, Reason]:
     """``(index of the oldest kept group, reason)``: whole groups, newest first, while they fit.
 
-    Chapter 11 §4 「31 个 token 怎样留下第二、三组」, rule 4 · Lab 11.3. Stop at the
-    first group that does not fit (``used + cost <= allowance`` fits). The reason is
-    ``"single_group_overflow"`` when the newest alone is over (it is kept anyway),
-    ``"trimmed"`` when an older group was left out, else ``"within_budget"``.
+    §4 rule 4 · Lab 11.3. Stop at the first group that does not fit (``used + cost <=
+    allowance`` fits). The reason: ``"single_group_overflow"`` when the newest alone is over
+    (kept anyway), ``"trimmed"`` when an older group was left out, else ``"within_budget"``.
 
     >>> select_newest_groups([7, 7, 15], 22)   # 15 fits, +7 = 22 fits, +7 = 29 does not
     (1, 'trimmed')
@@ -181,30 +151,26 @@ def select_newest_groups(costs: Sequence[Number], allowance: Number) -> tuple[in
 
 
 def token_projection(
-    *,
-    max_tokens: Number,
+    budget: Budget,
     system_tokens: Number,
     summary_tokens: Number,
     kept_costs: Sequence[Number],
-    reserved_output: Number,
-    safety_margin: Number,
     available_for_messages: Number,
 ) -> TokenProjection:
     """Where the window went: ``messages`` (the summary and the kept groups) and ``total``.
 
-    Chapter 11 §4 「31 个 token 怎样留下第二、三组」, rules 4 and 5 · Lab 11.3.
-    ``total = system + messages + reserved_output + safety_margin``, checked with
-    ``check_budget_number("the total of the projection", total)``.
+    §4 rules 4, 5 · Lab 11.3. ``total = system + messages + reserved_output + safety_margin``,
+    checked with ``check_budget_number("the total of the projection", total)``.
     """
     # --- Lab 11.3 budget projection: begin ---
     messages = summary_tokens + add_in_order(reversed(kept_costs))
-    total = system_tokens + messages + reserved_output + safety_margin
+    total = system_tokens + messages + budget.reserved_output + budget.safety_margin
     return TokenProjection(
-        max_tokens=max_tokens,
+        max_tokens=budget.max_tokens,
         system=system_tokens,
         messages=messages,
-        reserved_output=reserved_output,
-        safety_margin=safety_margin,
+        reserved_output=budget.reserved_output,
+        safety_margin=budget.safety_margin,
         available_for_messages=available_for_messages,
         total=check_budget_number("the total of the projection", total),
     )
@@ -214,9 +180,8 @@ def token_projection(
 def context_from_plan(plan: BudgetPlan) -> BuildContextResult:
     """The model input a plan decided: ``[system?, summary?, ...kept messages]``.
 
-    Chapter 11 §4 「31 个 token 怎样留下第二、三组」, rule 5 · Lab 11.3. Each kept
-    message is a deep copy (``model_copy(deep=True)``); ``kept_entry_ids`` names
-    only the kept entries.
+    §4 rule 5 · Lab 11.3. Each kept message is a deep copy (``model_copy(deep=True)``);
+    ``kept_entry_ids`` names only the kept entries.
     """
     # --- Lab 11.3 budget projection: begin ---
     head = [message for message in (plan.system_message, plan.summary) if message is not None]
@@ -241,8 +206,8 @@ def build_context(
 ) -> BuildContextResult:
     """Project ``active_path`` (from ``path_to``) into ``[system?, summary?, ...kept messages]``.
 
-    Chapter 11 §4 「31 个 token 怎样留下第二、三组」: 31 / 4 / 2 on the fixture keeps 7 + 15
-    of 22; after ``compact-1`` the summary's 5 comes first, which leaves 17 for the groups.
+    §4: 31 / 4 / 2 keeps 7 + 15 of 22. After ``compact-1`` (the workbook's own numbers) the
+    summary's 5 is paid first and leaves 17 for the groups.
 
     >>> from course_lib.chapter.fixture import *
     >>> budget = dict(max_tokens=31, reserved_output=4, safety_margin=2)
@@ -253,12 +218,5 @@ def build_context(
     >>> build_context(path, **budget, estimate_tokens=fixture_estimator()).kept_entry_ids
     ['u4', 'a4']
     """
-    plan = plan_budget(
-        active_path,
-        max_tokens=max_tokens,
-        reserved_output=reserved_output,
-        safety_margin=safety_margin,
-        estimate_tokens=estimate_tokens,
-        summary_labels=summary_labels,
-    )
-    return context_from_plan(plan)
+    budget = Budget(max_tokens, reserved_output, safety_margin)  # §4 rule 1: each one checked
+    return context_from_plan(plan_budget(active_path, budget, estimate_tokens, summary_labels))

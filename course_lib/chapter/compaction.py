@@ -32,11 +32,9 @@ def create_compaction_entry(
 ) -> CompactionEntry:
     """Build compaction entry ``id`` after the path's leaf (its ``parentId``); nothing is stored.
 
-    Chapter 11 §5 「compact-1 记录摘要与保留起点」 · Lab 11.4. Refuse anything but entries
-    (``require_session_entries``). A ``CompactionError``: "empty active path"; ``duplicate
-    id '<id>'``; ``'<id>' is not the first message of a complete interaction`` unless
-    ``first_kept_entry_id`` starts one of ``group_interactions``. Return it through
-    ``parse_session_entry``.
+    §5 · Lab 11.4. Entries only (``require_session_entries``). A ``CompactionError``: "empty
+    active path"; ``duplicate id '<id>'``; ``'<id>' is not the first message of a complete
+    interaction`` unless it starts one of ``group_interactions``. Return it parsed.
 
     >>> from course_lib.chapter.fixture import chapter_fixture, fixture_summary
     >>> entry = create_compaction_entry(chapter_fixture(), id="compact-1", timestamp=100,

@@ -16,8 +16,7 @@ from course_lib.chapter.models import CompactionEntry, SessionEntry, validate_en
 def parse_session_entry(value: Any) -> SessionEntry:
     """Validate a camelCase wire dict (or an entry) into a fresh entry sharing nothing with it.
 
-    Chapter 11 §2 「摘要先成为 session 中的一条普通事实」. A ``SessionEntryError``
-    names the entry id and the camelCase field path:
+    §2. A ``SessionEntryError`` names the entry id and the camelCase field path:
 
     >>> from course_lib.chapter.fixture import chapter_fixture_after_compaction
     >>> wire = chapter_fixture_after_compaction()[10].to_wire()   # compact-1, as a file holds it
@@ -26,16 +25,14 @@ def parse_session_entry(value: Any) -> SessionEntry:
     Traceback (most recent call last):
     course_lib.base.errors.SessionEntryError: session entry compact-1: summary.changedFiles: missing field; summary.files: unknown field
     """
-    # Copied and checked as plain JSON first; messages and metadata are validated by
-    # their models, a compaction by Lab 11.1's parse_compaction.
+    # Plain JSON first (copied, checked); then its model, or Lab 11.1's rule for a compaction.
     return validate_entry(fresh_wire_dict(value), parse_compaction)
 
 
 def parse_compaction(value: dict[str, Any], label: str) -> CompactionEntry:
     """Turn a compaction's wire dict into a ``CompactionEntry``, or say exactly what is wrong.
 
-    Chapter 11 §2 「摘要先成为 session 中的一条普通事实」 · Lab 11.1. Validate by camelCase
-    wire names only (``first_kept_entry_id``, ``summary.files`` are unknown fields); a
+    §2 · Lab 11.1. camelCase wire names only (``first_kept_entry_id`` is unknown); a
     ``ValidationError`` becomes ``SessionEntryError(f"{label}: {describe_validation_error(e)}")``.
     """
     # --- Lab 11.1 compaction entry: begin ---

@@ -18,9 +18,8 @@ from course_lib.chapter.models import (
 def record_tool_facts(entry: MessageEntry, calls: dict[str, str], results: dict[str, str]) -> None:
     """Record the calls ``entry`` declares or the call it answers (call id -> entry id).
 
-    Chapter 11 §3 「两个 tool result 仍属于 u3 开始的同一组」 · Lab 11.2. Every ``toolCall``
-    block of an assistant message declares one; a tool result answers ``tool_call_id``. A
-    repeat is an ``InteractionError``: "duplicate", the entry id and the call id.
+    §3 · Lab 11.2. Each ``toolCall`` block of an assistant message declares one; a tool result
+    answers ``tool_call_id``. A repeat: ``InteractionError`` with "duplicate", entry and call id.
     """
     # --- Lab 11.2 interaction groups: begin ---
     message = entry.message
@@ -48,8 +47,7 @@ def record_tool_facts(entry: MessageEntry, calls: dict[str, str], results: dict[
 def check_tool_pairs(calls: dict[str, str], results: dict[str, str]) -> None:
     """When an interaction closes (a result may come before its call), check calls and results pair.
 
-    Chapter 11 §3 「两个 tool result 仍属于 u3 开始的同一组」 · Lab 11.2. Else an
-    ``InteractionError``: "unknown call" or "missing result", naming the entry and call ids.
+    §3 · Lab 11.2. Else ``InteractionError``: "unknown call" or "missing result", entry, call id.
     """
     # --- Lab 11.2 interaction groups: begin ---
     for call_id, result_id in results.items():
@@ -69,10 +67,9 @@ def check_tool_pairs(calls: dict[str, str], results: dict[str, str]) -> None:
 def split_interactions(entries: Sequence[MessageEntry]) -> list[InteractionGroup]:
     """Split message entries into interactions, oldest first; system messages join none.
 
-    Chapter 11 §3 「两个 tool result 仍属于 u3 开始的同一组」 · Lab 11.2. A user message
-    closes the open interaction (``check_tool_pairs``) and opens the next; the others join
-    it (``record_tool_facts``), but before the first user message they are an
-    ``InteractionError`` naming the entry and "before the first user message".
+    §3 · Lab 11.2. A user message closes the open interaction (``check_tool_pairs``) and opens
+    the next; the others join it (``record_tool_facts``); before the first user message they
+    are an ``InteractionError`` naming the entry and "before the first user message".
     """
     # --- Lab 11.2 interaction groups: begin ---
     groups: list[InteractionGroup] = []

@@ -6,7 +6,7 @@ Chapter 11 §8 「可选迁移练习」 (the optional transfer exercise): it re-
 from collections.abc import Sequence
 
 from course_lib.base.pricing import Estimator, Number
-from course_lib.chapter.models import BudgetPlan, LedgerRow, LedgerStatus, SessionEntry
+from course_lib.chapter.models import Budget, BudgetPlan, LedgerRow, LedgerStatus, SessionEntry
 
 from .budget import plan_budget
 
@@ -20,26 +20,19 @@ def budget_ledger(
     estimate_tokens: Estimator,
 ) -> list[LedgerRow]:
     """One row per group ``build_context`` considers, so a reader sees why each was kept."""
-    plan = plan_budget(
-        active_path,
-        max_tokens=max_tokens,
-        reserved_output=reserved_output,
-        safety_margin=safety_margin,
-        estimate_tokens=estimate_tokens,
-    )
-    return ledger_from_plan(plan)
+    budget = Budget(max_tokens, reserved_output, safety_margin)
+    return ledger_from_plan(plan_budget(active_path, budget, estimate_tokens))
 
 
 def ledger_from_plan(plan: BudgetPlan) -> list[LedgerRow]:
     """The ledger of a plan already made: nothing is priced or decided again.
 
-    Chapter 11 §8 「可选迁移练习」 · transfer. One ``LedgerRow`` per group of ``plan.groups``,
-    numbered from 1, with its ids and its cost from ``plan.group_tokens``: ``"trimmed"``
-    before ``plan.first_kept_group``, else ``"kept"`` (``"overflow"`` when the plan overflows).
+    §8 · transfer. One ``LedgerRow`` per group of ``plan.groups``, numbered from 1, its cost from
+    ``plan.group_tokens``: ``"trimmed"`` before ``plan.first_kept_group``, else ``"kept"``
+    (``"overflow"`` when the plan overflows).
 
     >>> from course_lib.chapter.fixture import chapter_fixture, fixture_estimator
-    >>> plan = plan_budget(chapter_fixture(), max_tokens=31, reserved_output=4, safety_margin=2,
-    ...                    estimate_tokens=fixture_estimator())
+    >>> plan = plan_budget(chapter_fixture(), Budget(31, 4, 2), fixture_estimator())
     >>> [(row.group, row.tokens, row.status) for row in ledger_from_plan(plan)]
     [(1, 7, 'trimmed'), (2, 7, 'kept'), (3, 15, 'kept')]
     """

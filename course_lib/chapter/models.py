@@ -19,7 +19,7 @@ from pydantic import ValidationError
 
 from course_lib.base.errors import InteractionError, SessionEntryError
 from course_lib.base.messages import AgentMessage, MessageModel, SystemMessage, UserMessage
-from course_lib.base.pricing import Number, require_estimator
+from course_lib.base.pricing import Number, check_budget_number, require_estimator
 from course_lib.base.schema import (
     FiniteNumber,
     JsonValue,
@@ -41,6 +41,7 @@ __all__ = [
     "LIST_FIELDS",
     "SUMMARY_LABELS_EN",
     "SUMMARY_LABELS_ZH",
+    "Budget",
     "BudgetPlan",
     "BuildContextResult",
     "CompactionEntry",
@@ -231,6 +232,32 @@ class InteractionGroup:
 # --- §4: the budget's result, and the plan behind it -----------------------------------------
 
 Reason = Literal["within_budget", "trimmed", "single_group_overflow"]
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The call's budget options (the course's ``{maxTokens, reservedOutput, safetyMargin}``).
+
+    §4 rule 1: each must be a finite number >= 0, so a ``Budget`` checks them as it is
+    made and a ``BudgetError`` names the one that is not. The estimator, the fourth
+    option, is checked where it is called (``price``).
+    """
+
+    max_tokens: Number
+    reserved_output: Number = 0
+    safety_margin: Number = 0
+
+    def __post_init__(self) -> None:
+        for name in ("max_tokens", "reserved_output", "safety_margin"):
+            check_budget_number(name, getattr(self, name))
+
+    def keywords(self) -> dict[str, Number]:
+        """``{"max_tokens": …, "reserved_output": …, "safety_margin": …}`` for the keyword API."""
+        return {
+            "max_tokens": self.max_tokens,
+            "reserved_output": self.reserved_output,
+            "safety_margin": self.safety_margin,
+        }
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from course_lib.chapter.models import (
 def newest_compaction(active_path: Sequence[SessionEntry]) -> CompactionEntry | None:
     """The compaction entry nearest the leaf, or ``None`` (older summaries are never sent again).
 
-    Chapter 11 §6 「恢复时把最新摘要接在保留后缀前面」, step 1 · Lab 11.5."""
+    §6 step 1 · Lab 11.5."""
     # --- Lab 11.5 resume compaction: begin ---
     for entry in reversed(active_path):
         if isinstance(entry, CompactionEntry):
@@ -38,9 +38,8 @@ def restored_suffix(
 ) -> Sequence[SessionEntry]:
     """The path from the first kept entry on: all that is grouped after restoring.
 
-    Chapter 11 §6 「恢复时把最新摘要接在保留后缀前面」, step 2 · Lab 11.5. The first kept id
-    must name a *user message entry before the compaction*; any other (``a2``, ``u4``, an
-    unknown id) is a ``CompactionError`` naming the compaction and that id.
+    §6 step 2 · Lab 11.5. The first kept id must name a *user message entry before the
+    compaction*; any other (``a2``, ``u4``, unknown) is a ``CompactionError`` naming both ids.
 
     >>> from course_lib.chapter.fixture import chapter_fixture_after_compaction
     >>> path = chapter_fixture_after_compaction()
@@ -71,16 +70,14 @@ def render_summary(
 ) -> str:
     """The seven fields as text, in a fixed order with fixed labels, so every build pays the same.
 
-    Chapter 11 §6 「恢复时把最新摘要接在保留后缀前面」, step 3 · Lab 11.5. Lines joined by
-    ``"\\n"``: ``labels.title``; ``labels.goal`` and the goal; for each of ``LIST_FIELDS``
-    its label, then ``- <item>`` per item or ``- <labels.none>``. Read a dict with ``as_summary``.
+    §6 step 3 · Lab 11.5. Lines joined by ``"\\n"``: ``labels.title``; ``labels.goal`` and the
+    goal; per ``LIST_FIELDS`` its label, then ``- <item>`` each or ``- <labels.none>``. A dict is
+    read with ``as_summary``.
 
     >>> from course_lib.chapter.fixture import fixture_summary
     >>> print(render_summary(fixture_summary()))  # doctest: +ELLIPSIS
     [Session compaction summary]
     Goal: ...
-    Constraints:
-    - ...
     Next:
     - ...
     """
@@ -100,8 +97,8 @@ def summary_message(
 ) -> UserMessage:
     """The **user** message standing in for the path before the first kept entry.
 
-    Chapter 11 §6 「恢复时把最新摘要接在保留后缀前面」, step 3 · Lab 11.5. Its one text block
-    is the entry's ``render_summary`` with ``labels``; its timestamp, the compaction's.
+    §6 step 3 · Lab 11.5. One text block, ``render_summary`` with ``labels``; the compaction's
+    timestamp.
     """
     # --- Lab 11.5 resume compaction: begin ---
     return UserMessage(

@@ -22,7 +22,7 @@ from tabulate import tabulate
 from tqdm import tqdm
 
 from ..base.errors import CourseError, InteractionError
-from ..base.pricing import Estimator, Number
+from ..base.pricing import Estimator
 from ..base.stores import SessionReadResult
 from ..base.text_rules import escape_controls, is_blank
 from ..base.wire import MAX_SAFE_INTEGER, loads_strict
@@ -34,6 +34,7 @@ from ..chapter.budget import context_from_plan, plan_budget
 from ..chapter.fixture import fixture_estimator
 from ..chapter.ledger import ledger_from_plan
 from ..chapter.models import (
+    Budget,
     BudgetPlan,
     BuildContextResult,
     CompactionEntry,
@@ -58,34 +59,11 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class Budget:
-    """The three numbers of one model call's window, for a tool that plans many times."""
-
-    max_tokens: Number
-    reserved_output: Number = 0
-    safety_margin: Number = 0
-
-    def keywords(self) -> dict[str, Number]:
-        """``{"max_tokens": …, "reserved_output": …, "safety_margin": …}`` for the keyword API."""
-        return {
-            "max_tokens": self.max_tokens,
-            "reserved_output": self.reserved_output,
-            "safety_margin": self.safety_margin,
-        }
-
-
 def plan_for(
     active_path: Sequence[SessionEntry], budget: Budget, estimate_tokens: Estimator
 ) -> BudgetPlan:
     """``plan_budget`` with the three numbers taken from one ``Budget`` value."""
-    return plan_budget(
-        active_path,
-        max_tokens=budget.max_tokens,
-        reserved_output=budget.reserved_output,
-        safety_margin=budget.safety_margin,
-        estimate_tokens=estimate_tokens,
-    )
+    return plan_budget(active_path, budget, estimate_tokens)
 
 
 DEFAULT_MAX_TOKENS = 200_000  # pi's default context window

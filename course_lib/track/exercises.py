@@ -57,7 +57,7 @@ from ..chapter.fixture import (
 from ..chapter.groups import group_interactions
 from ..chapter.ledger import budget_ledger
 from ..chapter.messages import current_system_prompt
-from ..chapter.models import BuildContextResult, CompactionEntry, MessageEntry, SessionEntry
+from ..chapter.models import Budget, BuildContextResult, CompactionEntry, MessageEntry, SessionEntry
 from ..chapter.sessions import InMemorySessionStore
 from . import exercises_zh
 from .language import DEFAULT_LANGUAGE, Lang, check_language
@@ -624,13 +624,8 @@ def _judge_11_5_q1(answer: object) -> _Verdict:
 
 def _judge_11_5_q2(answer: object) -> _Verdict:
     value = _as_number(answer)
-    plan = plan_budget(
-        chapter_fixture_after_compaction(),
-        max_tokens=40,
-        reserved_output=_CHAPTER_BUDGET["reserved_output"],
-        safety_margin=_CHAPTER_BUDGET["safety_margin"],
-        estimate_tokens=fixture_estimator(),
-    )
+    budget = Budget(40, _CHAPTER_BUDGET["reserved_output"], _CHAPTER_BUDGET["safety_margin"])
+    plan = plan_budget(chapter_fixture_after_compaction(), budget, fixture_estimator())
     tokens = plan.tokens
     if same_number(tokens.messages, value):
         return _right("tokens.messages = the summary's cost + the kept groups' costs")

@@ -36,10 +36,6 @@ REGION_GUIDANCE_ZH: dict[str, str] = {
         "第一条 user 消息之前的其他消息抛出 InteractionError，消息含 entry id 和 "
         "'before the first user message'。保持路径顺序，返回从旧到新的组。"
     ),
-    "budget.check_budget_numbers": (
-        "用 check_budget_number(name, value) 逐个检查 max_tokens、reserved_output、"
-        "safety_margin：每个都必须是有限且 >= 0 的数，BudgetError 会写出它的名字。"
-    ),
     "budget.replay_system": (
         "system 消息是提示状态，不是对话：按路径顺序取出*整条* active_path 上每条 role "
         "为 system 的 message entry 的消息（compaction 之前的部分也要），交给 "
@@ -51,8 +47,8 @@ REGION_GUIDANCE_ZH: dict[str, str] = {
         '出错时写成 "interaction 2 message 3"），按路径顺序相加。返回从旧到新的成本列表。'
     ),
     "budget.message_allowances": (
-        "先扣固定成本，永不低于 0：available_for_messages = max(0, max_tokens - system "
-        "- reserved_output - safety_margin)；compaction 之后先从中支付摘要，留给各组的是 "
+        "先扣固定成本，永不低于 0：available_for_messages = max(0, budget.max_tokens - system "
+        "- budget.reserved_output - budget.safety_margin)；compaction 之后先从中支付摘要，留给各组的是 "
         "max(0, available_for_messages - summary_tokens)。返回这两个数。"
     ),
     "budget.select_newest_groups": (

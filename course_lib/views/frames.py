@@ -36,6 +36,7 @@ from ..chapter.ledger import budget_ledger
 from ..chapter.models import (
     SUMMARY_LABELS_EN,
     SUMMARY_LABELS_ZH,
+    Budget,
     BuildContextResult,
     CompactionEntry,
     InteractionGroup,
@@ -231,7 +232,7 @@ def group_labels(path: Sequence[SessionEntry]) -> dict[str, str]:
     them. The budget's own plan decides, so a path whose tool ids do not pair
     up raises the same ``InteractionError`` the budget would.
     """
-    plan = plan_budget(path, max_tokens=0, estimate_tokens=_free)
+    plan = plan_budget(path, Budget(0), _free)
     labels = {
         entry_id: f"group {number}"
         for number, group in enumerate(plan.groups, start=1)

@@ -32,7 +32,7 @@ from ..chapter.fixture import (
     fixture_estimator,
 )
 from ..chapter.ledger import ledger_from_plan
-from ..chapter.models import BuildContextResult, CompactionEntry, LedgerRow, SessionEntry
+from ..chapter.models import Budget, BuildContextResult, CompactionEntry, LedgerRow, SessionEntry
 from .frames import (
     group_budget_frame,
     group_colour,
@@ -309,13 +309,8 @@ def budget_state(
     estimate_tokens: Estimator,
 ) -> BudgetState:
     """Project ``path`` with these numbers: the result, the ledger and the bar."""
-    options: dict[str, Any] = {
-        "max_tokens": max_tokens,
-        "reserved_output": reserved_output,
-        "safety_margin": safety_margin,
-        "estimate_tokens": estimate_tokens,
-    }
-    plan = plan_budget(path, **options)  # planned once: the result and the ledger read it
+    budget = Budget(max_tokens, reserved_output, safety_margin)
+    plan = plan_budget(path, budget, estimate_tokens)  # planned once: result and ledger read it
     result = context_from_plan(plan)
     ledger = ledger_from_plan(plan)
     return BudgetState(

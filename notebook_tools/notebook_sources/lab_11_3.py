@@ -465,14 +465,22 @@ CELLS: list[Cell] = [
     ),
     *your_turn_cells(
         "11.3",
-        "the seven Lab 11.3 functions of `practice/ch11/budget.py`, in the order "
-        "`plan_budget` calls them: `check_budget_numbers`, `replay_system`, `group_costs`, "
-        "`message_allowances`, `select_newest_groups` (whole groups, newest first, the "
-        "newest always kept), `token_projection` and `context_from_plan`",
-        what_zh="`practice/ch11/budget.py` 中实验 11.3 的七个函数，按 `plan_budget` 调用它们的"
-        "顺序：`check_budget_numbers`、`replay_system`、`group_costs`、`message_allowances`、"
+        "the six Lab 11.3 functions of `practice/ch11/budget.py`, in the order "
+        "`plan_budget` calls them: `replay_system`, `group_costs`, `message_allowances`, "
+        "`select_newest_groups` (whole groups, newest first, the newest always kept), "
+        "`token_projection` and `context_from_plan`. Two of them already take "
+        "`summary_tokens`: the chapter's own `buildContext` keeps a slot for the summary "
+        "from the start (`fixedMessages`, 「留给后文的压缩摘要」). Until Lab 11.5 makes a "
+        "summary it is 0; write the rule so that a summary's cost, when there is one, is paid "
+        "from the allowance first and counted in `tokens.messages`. The three budget numbers "
+        "reach you as one `Budget` value, which has already checked them (rule 1)",
+        what_zh="`practice/ch11/budget.py` 中实验 11.3 的六个函数，按 `plan_budget` 调用它们的"
+        "顺序：`replay_system`、`group_costs`、`message_allowances`、"
         "`select_newest_groups`（完整分组，从最新开始，最新一组总是保留）、`token_projection` "
-        "和 `context_from_plan`",
+        "和 `context_from_plan`。其中两个已经带有 `summary_tokens`：本章自己的 `buildContext` "
+        "从一开始就给摘要留了位置（`fixedMessages`，「留给后文的压缩摘要」）。在实验 11.5 "
+        "生成摘要之前它是 0；规则要写成：有摘要时，先从额度中支付它的成本，并计入 "
+        "`tokens.messages`。三个预算数值以一个 `Budget` 值交给你，它已经检查过它们（规则 1）",
     ),
     *checks_cells("11.3"),
 ]

@@ -153,8 +153,10 @@ def test_fixed_costs_are_deducted_before_any_message(impl: ModuleType) -> None:
     )
 
     # After a compaction (Lab 11.5) the summary is paid from the allowance first.
-    case = "message_allowances(31, 3, 4, 2, summary_tokens=5)"
-    allowances = expect_no_error(case, lambda: impl.message_allowances(31, 3, 4, 2, 5))
+    case = "message_allowances(Budget(31, 4, 2), 3, summary_tokens=5)"
+    allowances = expect_no_error(
+        case, lambda: impl.message_allowances(impl.Budget(31, 4, 2), 3, summary_tokens=5)
+    )
     expect_equal(
         case,
         (22, 17),
@@ -163,10 +165,11 @@ def test_fixed_costs_are_deducted_before_any_message(impl: ModuleType) -> None:
         "summary leaves: max(0, 22 - 5) = 17 (never below 0: max(0, 3 - 5) = 0)",
     )
     expect_equal(
-        "message_allowances(12, 3, 4, 2, summary_tokens=5)",
+        "message_allowances(Budget(12, 4, 2), 3, summary_tokens=5)",
         (3, 0),
         expect_no_error(
-            "message_allowances(12, ...)", lambda: impl.message_allowances(12, 3, 4, 2, 5)
+            "message_allowances(Budget(12, 4, 2), ...)",
+            lambda: impl.message_allowances(impl.Budget(12, 4, 2), 3, summary_tokens=5),
         ),
         hint="max(0, 12 - 3 - 4 - 2) = 3, and max(0, 3 - 5) = 0: never negative",
     )

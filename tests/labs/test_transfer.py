@@ -179,15 +179,9 @@ def test_ledger_agrees_with_build_context_also_after_a_compaction(impl: ModuleTy
                 hint=STATUS_RULE,
             )
 
-    plan = impl.plan_budget(
-        path,
-        max_tokens=31,
-        reserved_output=4,
-        safety_margin=2,
-        estimate_tokens=impl.fixture_estimator(),
-    )
+    plan = impl.plan_budget(path, impl.Budget(31, 4, 2), impl.fixture_estimator())
     expect_rows(
-        "ledger_from_plan(plan_budget(fixture after compact-1, max_tokens=31, ...))",
+        "ledger_from_plan(plan_budget(fixture after compact-1, Budget(31, 4, 2), ...))",
         as_tuples(ledger(impl, path, 31)),
         as_tuples(impl.ledger_from_plan(plan)),
         hint=f"budget_ledger is ledger_from_plan of the same plan; {ROW_RULE}",

@@ -58,7 +58,7 @@ def test_derived_views_equal_the_public_functions(name: str, max_tokens: int) ->
     budget = Budget(max_tokens=max_tokens, reserved_output=4, safety_margin=2)
     options = {**budget.keywords(), "estimate_tokens": fixture_estimator()}
     plan = plan_for(path, budget, fixture_estimator())
-    assert plan == plan_budget(path, **options)
+    assert plan == plan_budget(path, budget, fixture_estimator())
     assert context_from_plan(plan) == build_context(path, **options)
     assert ledger_from_plan(plan) == budget_ledger(path, **options)
 

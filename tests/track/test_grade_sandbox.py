@@ -146,10 +146,10 @@ def build_roster(root: Path, out: Path, tmp_marker: Path) -> Path:
     mistake = solved(roster / "forgets_system_cost")
     budget = mistake / "budget.py"
     text = budget.read_text(encoding="utf-8")
-    wrong = "max_tokens - system_tokens - reserved_output - safety_margin"
+    wrong = "budget.max_tokens - system_tokens - budget.reserved_output"
     assert text.count(wrong) == 1
     budget.write_text(
-        text.replace(wrong, "max_tokens - reserved_output - safety_margin"), encoding="utf-8"
+        text.replace(wrong, "budget.max_tokens - budget.reserved_output"), encoding="utf-8"
     )
     solved(roster / "incomplete", ["11.1", "11.2"])
     append(solved(roster / "syntax_error"), "groups", "def oops(:")

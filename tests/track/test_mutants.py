@@ -295,8 +295,8 @@ MUTANTS = [
         lab="11.3",
         module="budget",
         region="11.3",
-        old="max_tokens - system_tokens - reserved_output - safety_margin",
-        new="max_tokens - reserved_output - safety_margin",
+        old="budget.max_tokens - system_tokens - budget.reserved_output - budget.safety_margin",
+        new="budget.max_tokens - budget.reserved_output - budget.safety_margin",
         failing={
             TRIMMING: (AT_30, ("one token short", "an allowance of 21")),
             FIXED_COSTS: (
@@ -315,8 +315,8 @@ MUTANTS = [
         lab="11.3",
         module="budget",
         region="11.3",
-        old="max_tokens - system_tokens - reserved_output - safety_margin",
-        new="max_tokens - system_tokens - reserved_output",
+        old="budget.max_tokens - system_tokens - budget.reserved_output - budget.safety_margin",
+        new="budget.max_tokens - system_tokens - budget.reserved_output",
         failing={
             TRIMMING: (AT_30, ("one token short", "an allowance of 21")),
             FIXED_COSTS: (
@@ -529,7 +529,7 @@ MUTANTS = [
         new="    return available, available\n",
         failing={
             FIXED_COSTS: (
-                "message_allowances(31, 3, 4, 2, summary_tokens=5)",
+                "message_allowances(Budget(31, 4, 2), 3, summary_tokens=5)",
                 ("expected (22, 17)", "got (22, 22)", "max(0, 22 - 5) = 17"),
             ),
         },

@@ -214,8 +214,8 @@ def test_an_exercise_answer_one_rounding_away_is_right_and_one_token_away_is_not
 TRACK = ["11.1", "11.2", "11.3", "11.4", "11.5", "transfer"]
 RESUMMED = [
     (
-        "max_tokens - system_tokens - reserved_output - safety_margin",
-        "max_tokens - (system_tokens + reserved_output + safety_margin)",
+        "budget.max_tokens - system_tokens - budget.reserved_output - budget.safety_margin",
+        "budget.max_tokens - (system_tokens + budget.reserved_output + budget.safety_margin)",
     ),
     ("summary_tokens + add_in_order(reversed(kept_costs))", "summary_tokens + sum(kept_costs)"),
 ]

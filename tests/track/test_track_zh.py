@@ -66,7 +66,7 @@ def test_every_region_has_chinese_guidance_of_its_own() -> None:
     assert len(set(REGION_GUIDANCE_ZH.values())) == len(REGION_GUIDANCE_ZH)
     budget = practice_files(lang="zh")["budget.py"]
     notes = [line for line in budget.splitlines() if "中文说明：" in line]
-    assert len(notes) == 7 and len(set(notes)) == 7  # seven regions in budget.py, seven texts
+    assert len(notes) == 6 and len(set(notes)) == 6  # six regions in budget.py, six texts
 
 
 def test_the_first_red_reads_as_the_course_s() -> None:
