@@ -78,13 +78,23 @@ def _make_copier(model_type: type[BaseModel]) -> Callable[[Any], Any]:
                 state[name] = copy_field(value)
         copied = _new_object(model_type)
         _set_dict(copied, state)
-        _set_fields_set(copied, set(model.__pydantic_fields_set__))
+        _set_fields_set(copied, model.__pydantic_fields_set__.copy())
         _set_extra(copied, None)
         private = model.__pydantic_private__
         _set_private(copied, None if private is None else dict(private))
         return copied
 
-    return copy_one
+    def copy_scalars_only(model: Any) -> Any:
+        """A model with no container field (a text block): its dict copied, nothing walked."""
+        copied = _new_object(model_type)
+        _set_dict(copied, model.__dict__.copy())
+        _set_fields_set(copied, model.__pydantic_fields_set__.copy())
+        _set_extra(copied, None)
+        private = model.__pydantic_private__
+        _set_private(copied, None if private is None else dict(private))
+        return copied
+
+    return copy_one if fields else copy_scalars_only
 
 
 def _field_copier(annotation: Any) -> FieldCopier | None:
