@@ -45,7 +45,9 @@ from notebook_sources.cells import (
     Lang,
     MissingTranslation,
     edition,
+    frame_problems,
 )
+from notebook_sources.glossary import glossary_problems
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -336,6 +338,15 @@ def main(argv: list[str]) -> int:
             missing += error.problems
     if missing:
         print("missing translations:\n  " + "\n  ".join(missing), file=sys.stderr)
+        return 1
+    # The lesson frame and the glossary's terms, before anything is executed.
+    unframed = [
+        f"{source_file(name)}: {problem}"
+        for name in selected
+        for problem in [*frame_problems(NOTEBOOKS[name]), *glossary_problems(NOTEBOOKS[name])]
+    ]
+    if unframed:
+        print("lesson frame or glossary:\n  " + "\n  ".join(unframed), file=sys.stderr)
         return 1
     total = 0.0
     for name, lang in jobs:

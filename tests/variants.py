@@ -527,19 +527,21 @@ def status(index):
     return "overflow" if plan.reason == "single_group_overflow" else "kept"
 
 return [
-    LedgerRow(index + 1, group.entry_ids, plan.group_tokens[index], status(index))
+    LedgerRow(plan.first_group_number + index, group.entry_ids, plan.group_tokens[index],
+              status(index))
     for index, group in enumerate(plan.groups)
 ]
 """,
     ),
     Variant(
         "ledger.ledger_from_plan",
-        "enumerate from 1 and sum() nothing: costs read from the plan",
+        "enumerate from the plan's first number and sum() nothing: costs read from the plan",
         """\
 rows = []
 overflow = plan.reason == "single_group_overflow"
-for number, (group, cost) in enumerate(zip(plan.groups, plan.group_tokens), start=1):
-    kept = number - 1 >= plan.first_kept_group
+start = plan.first_group_number
+for number, (group, cost) in enumerate(zip(plan.groups, plan.group_tokens), start=start):
+    kept = number - start >= plan.first_kept_group
     status = ("overflow" if overflow else "kept") if kept else "trimmed"
     rows.append(LedgerRow(group=number, entry_ids=list(group.entry_ids), tokens=cost,
                           status=status))

@@ -23,6 +23,7 @@ from course_lib.chapter.models import (
     compactions_on,
     message_entries,
     require_budget_inputs,
+    user_turns,
 )
 
 from .groups import split_interactions
@@ -54,8 +55,10 @@ def plan_budget(
     first_kept, reason = select_newest_groups(group_tokens, allowance)
     kept_costs = group_tokens[first_kept:]
     tokens = token_projection(budget, system_tokens, summary_tokens, kept_costs, available)
+    before = active_path[: len(active_path) - len(candidates)]  # what the summary stands for
+    start = 1 + user_turns(before)  # groups are numbered over the whole path, as the chapter does
     return BudgetPlan(
-        system, summary, summary_tokens, groups, group_tokens, first_kept, reason, tokens
+        system, summary, summary_tokens, groups, group_tokens, first_kept, reason, tokens, start
     )
 
 

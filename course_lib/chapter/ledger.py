@@ -27,9 +27,10 @@ def budget_ledger(
 def ledger_from_plan(plan: BudgetPlan) -> list[LedgerRow]:
     """The ledger of a plan already made: nothing is priced or decided again.
 
-    §8 · transfer. One ``LedgerRow`` per group of ``plan.groups``, numbered from 1, its cost from
-    ``plan.group_tokens``: ``"trimmed"`` before ``plan.first_kept_group``, else ``"kept"``
-    (``"overflow"`` when the plan overflows).
+    §8 · transfer. One ``LedgerRow`` per group of ``plan.groups``, numbered as the chapter
+    counts groups (the first is ``plan.first_group_number``), its cost from ``plan.group_tokens``:
+    ``"trimmed"`` before ``plan.first_kept_group``, else ``"kept"`` (``"overflow"`` when the
+    plan overflows).
 
     >>> from course_lib.chapter.fixture import chapter_fixture, fixture_estimator
     >>> plan = plan_budget(chapter_fixture(), Budget(31, 4, 2), fixture_estimator())
@@ -43,7 +44,12 @@ def ledger_from_plan(plan: BudgetPlan) -> list[LedgerRow]:
         if status == "kept" and plan.reason == "single_group_overflow":
             status = "overflow"
         rows.append(
-            LedgerRow(group=index + 1, entry_ids=group.entry_ids, tokens=tokens, status=status)
+            LedgerRow(
+                group=plan.first_group_number + index,
+                entry_ids=group.entry_ids,
+                tokens=tokens,
+                status=status,
+            )
         )
     return rows
     # --- Lab transfer: end ---

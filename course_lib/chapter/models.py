@@ -62,6 +62,7 @@ __all__ = [
     "require_message_entries",
     "require_message_entry",
     "require_session_entries",
+    "user_turns",
     "validate_entry",
 ]
 
@@ -209,6 +210,13 @@ def message_entries(entries: Sequence[SessionEntry]) -> Sequence[MessageEntry]:
     return [entry for entry in entries if isinstance(entry, MessageEntry)]
 
 
+def user_turns(entries: Sequence[SessionEntry]) -> int:
+    """How many user message entries ``entries`` holds: each one opens a group (§3)."""
+    return sum(
+        1 for entry in entries if isinstance(entry, MessageEntry) and entry.message.role == "user"
+    )
+
+
 def compactions_on(entries: Sequence[SessionEntry]) -> int:
     """How many compaction entries ``entries`` holds (the newest is the last of them)."""
     return count_of_type(entries, CompactionEntry)
@@ -301,6 +309,9 @@ class BudgetPlan:
     """Index into ``groups`` of the oldest kept group; ``len(groups)`` when none is kept."""
     reason: Reason
     tokens: TokenProjection
+    first_group_number: int = 1
+    """The chapter's number for ``groups[0]``: groups are counted over the whole active path
+    (「从第二组开始保留原消息」), so after ``compact-1`` the groups are 2, 3 and 4."""
 
     @property
     def kept_groups(self) -> list[InteractionGroup]:

@@ -701,19 +701,34 @@ def _judge_transfer_q1(answer: object) -> _Verdict:
 
 
 def _judge_transfer_q2(answer: object) -> _Verdict:
-    if isinstance(answer, bool) or not isinstance(answer, int):
-        raise _ShapeError("a group number (an int)", _kind(answer))
+    numbers = _as_group_numbers(answer)
     rows = budget_ledger(
-        chapter_fixture_after_compaction(), **_CHAPTER_BUDGET, estimate_tokens=fixture_estimator()
+        chapter_fixture_after_compaction(),
+        max_tokens=38,
+        reserved_output=_CHAPTER_BUDGET["reserved_output"],
+        safety_margin=_CHAPTER_BUDGET["safety_margin"],
+        estimate_tokens=fixture_estimator(),
     )
-    (row,) = [row for row in rows if "u4" in row.entry_ids]
-    if answer == row.group:
-        return _right("groups are numbered within what build_context considers")
-    if answer == row.group + 1:
+    kept = [row.group for row in rows if row.status != "trimmed"]
+    if numbers == kept:
+        return _right("the summary is paid first; groups keep the chapter's numbers")
+    first = rows[0].group
+    if numbers == [number - first + 1 for number in kept]:
         return _wrong(
-            "whole_path", "after a compaction, the ledger counts from the first kept entry on"
+            "numbering", "the chapter counts groups over the whole path: u2 opens group 2"
         )
-    return _wrong("numbering", "count the groups from the first kept entry, oldest first, from 1")
+    if numbers == [row.group for row in rows]:
+        return _wrong("summary", "the summary's 5 tokens are paid from the 29 first")
+    return _wrong("fit", "walk the groups newest first and stop at the first that does not fit")
+
+
+def _as_group_numbers(answer: object) -> list[int]:
+    """A list of group numbers (ints), or the shape error saying so."""
+    if not isinstance(answer, list) or any(
+        isinstance(item, bool) or not isinstance(item, int) for item in answer
+    ):
+        raise _ShapeError("a list of group numbers such as [1, 2]", _kind(answer))
+    return answer
 
 
 # --- beyond the fixture: the real session --------------------------------------------------
@@ -925,7 +940,7 @@ EXERCISES: dict[str, Exercise] = {
             "transfer-q1", "transfer", "Ledger statuses at max_tokens 26.", _judge_transfer_q1
         ),
         Exercise(
-            "transfer-q2", "transfer", "The ledger's group number of u4, a4.", _judge_transfer_q2
+            "transfer-q2", "transfer", "Kept group numbers after compact-1 at 38.", _judge_transfer_q2
         ),
         Exercise("real-q1", "real session", "First kept entry at 100,000 tokens.", _judge_real_q1),
         Exercise("real-q2", "real session", "Interactions kept at 100,000 tokens.", _judge_real_q2),

@@ -54,7 +54,7 @@ SHAPES_ZH: dict[str, str] = {
     "a list of statuses, oldest group first, such as ['kept']": (
         "status 的列表，从最旧的一组开始，例如 ['kept']"
     ),
-    "a group number (an int)": "一个组号（int）",
+    "a list of group numbers such as [1, 2]": "组号的列表，例如 [1, 2]",
     "one entry id such as 'L0001'": "一个 entry id，例如 'L0001'",
     "a number of interactions (an int)": "交互的个数（int）",
     "a number of places (an int)": "位置的个数（int）",
@@ -93,7 +93,7 @@ CORRECT_ZH: dict[str, str] = {
     "11.5-q3": "摘要占满了余量，最新一组仍然整组返回",
     "11.5-q4": "整条路径上的每条 system message 都按路径顺序重放",
     "transfer-q1": "账本读的是 build_context 所用的同一份计划",
-    "transfer-q2": "组号只在 build_context 考虑的范围内编排",
+    "transfer-q2": "先付摘要；各组保留本章的编号",
     "real-q1": "保留的范围从一个交互的开头开始",
     "real-q2": "每个交互一行账本；数的是没有被 trimmed 的行",
     "recap-q1": "预算只会在两组之间切开",
@@ -199,8 +199,9 @@ HINTS_ZH: dict[str, dict[str, str]] = {
         "fit": "从最新一组向前走，在第一组放不下的地方停下",
     },
     "transfer-q2": {
-        "whole_path": "compaction 之后，账本从 first kept entry 起计数",
-        "numbering": "从 first kept entry 起、从最旧的一组开始，从 1 数起",
+        "numbering": "本章在整条路径上给组编号：u2 开启第 2 组",
+        "summary": "先从 29 中支付摘要的 5 个 token",
+        "fit": "从最新一组向前走，在第一组放不下的地方停下",
     },
     "real-q1": {
         "unknown_id": "这个 id 不是这次 session 活动路径上的消息",

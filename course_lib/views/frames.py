@@ -225,9 +225,10 @@ SUMMARISED = "summarised"
 def group_labels(path: Sequence[SessionEntry]) -> dict[str, str]:
     """Entry id -> ``group N``, ``summarised``, ``system`` or the entry type.
 
-    Groups are the ones ``build_context`` considers, numbered from 1 in path
-    order: the whole path, or after a compaction only the part from its first
-    kept entry on (the ledger numbers them the same way). The messages before
+    Groups are the ones ``build_context`` considers, numbered as the chapter
+    counts them over the whole path (the ledger numbers them the same way):
+    after a compaction only the part from its first kept entry on, which opens
+    group 2 when it is ``u2``. The messages before
     that entry are ``summarised``: the compaction's summary stands in for
     them. The budget's own plan decides, so a path whose tool ids do not pair
     up raises the same ``InteractionError`` the budget would.
@@ -235,7 +236,7 @@ def group_labels(path: Sequence[SessionEntry]) -> dict[str, str]:
     plan = plan_budget(path, Budget(0), _free)
     labels = {
         entry_id: f"group {number}"
-        for number, group in enumerate(plan.groups, start=1)
+        for number, group in enumerate(plan.groups, start=plan.first_group_number)
         for entry_id in group.entry_ids
     }
     for entry in path:

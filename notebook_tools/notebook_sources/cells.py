@@ -495,3 +495,67 @@ def edition(cells: Sequence[Cell], lang: Lang) -> list[Cell]:
     first = next(number for number, cell in enumerate(shown) if cell.kind == "code")
     shown[first] = replace(shown[first], source=with_lang_line(shown[first].source, lang))
     return shown
+
+
+# --- the lesson frame: objectives and minutes first, key points last ------------------------
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """What one notebook teaches and how long a student takes, in both editions.
+
+    Why: a student should know before the first cell what they will be able to
+    do and how long it takes, and leave with the few points to remember (the
+    frame d2l and the Carpentries give every lesson).
+    """
+
+    minutes: int
+    """A student's time for the required steps, at their own pace (optional steps excluded)."""
+    objectives: tuple[str, ...]
+    objectives_zh: tuple[str, ...]
+    key_points: tuple[str, ...]
+    key_points_zh: tuple[str, ...]
+
+
+OPTIONAL: dict[Lang, str] = {"en": "*(optional)*", "zh": "*（选做）*"}
+"""How a step a student may skip is marked, after its heading."""
+
+LESSON_MARKS: dict[Lang, tuple[str, str]] = {
+    "en": ("**Time:**", "## Key points"),
+    "zh": ("**用时：**", "## 要点"),
+}
+"""How the start of the frame and its last cell begin, in each edition (the tests find them)."""
+
+
+def _bullets(items: Sequence[str]) -> str:
+    return "\n".join(f"- {item}" for item in items)
+
+
+def lesson_cell(lesson: Lesson) -> Cell:
+    """The frame's first cell, right under the title: the student's minutes and the objectives."""
+    return md(
+        f"**Time:** about {lesson.minutes} minutes.\n\n"
+        f"**Objectives.** After this notebook you can:\n\n{_bullets(lesson.objectives)}",
+        zh=f"**用时：** 约 {lesson.minutes} 分钟。\n\n"
+        f"**学习目标。** 学完本 notebook，你能够：\n\n{_bullets(lesson.objectives_zh)}",
+    )
+
+
+def key_points_cell(lesson: Lesson) -> Cell:
+    """The frame's last cell: what to remember from the notebook."""
+    return md(
+        f"## Key points\n\n{_bullets(lesson.key_points)}",
+        zh=f"## 要点\n\n{_bullets(lesson.key_points_zh)}",
+    )
+
+
+def frame_problems(cells: Sequence[Cell]) -> list[str]:
+    """What the lesson frame lacks in one notebook: the time and objectives, the key points."""
+    start, end = LESSON_MARKS["en"]
+    markdown = [cell for cell in cells if cell.kind == "markdown"]
+    problems = []
+    if not any(cell.source.startswith(start) for cell in markdown[:3]):
+        problems.append(f"no {start} and objectives among the first three markdown cells")
+    if not (cells and cells[-1].kind == "markdown" and cells[-1].source.startswith(end)):
+        problems.append(f"the last cell is not the {end!r} cell")
+    return problems

@@ -44,12 +44,14 @@ def ledger_and_build(
     return rows, result
 
 
-def assert_agrees(rows: list[LedgerRow], result: BuildContextResult, summary_tokens: int) -> None:
-    """The rows describe exactly the selection ``build_context`` made."""
+def assert_agrees(
+    rows: list[LedgerRow], result: BuildContextResult, summary_tokens: int, first: int = 1
+) -> None:
+    """The rows describe exactly the selection ``build_context`` made, numbered from ``first``."""
     kept = [row for row in rows if row.status != "trimmed"]
     assert [entry_id for row in kept for entry_id in row.entry_ids] == result.kept_entry_ids
     assert summary_tokens + sum(row.tokens for row in kept) == result.tokens.messages
-    assert [row.group for row in rows] == list(range(1, len(rows) + 1))
+    assert [row.group for row in rows] == list(range(first, first + len(rows)))
     statuses = [row.status for row in rows]
     assert statuses == sorted(statuses, key=lambda status: status != "trimmed")
     assert ("overflow" in statuses) == (result.reason == "single_group_overflow")
@@ -134,13 +136,13 @@ def test_a_single_group_with_no_tools() -> None:
 def test_after_a_compaction_only_groups_from_first_kept_on() -> None:
     rows, result = ledger_and_build(chapter_fixture_after_compaction(), **CHAPTER_BUDGET)
     assert rows == [
-        LedgerRow(group=1, entry_ids=["u2", "a2"], tokens=7, status="trimmed"),
-        LedgerRow(group=2, entry_ids=GROUP_3, tokens=15, status="trimmed"),
-        LedgerRow(group=3, entry_ids=["u4", "a4"], tokens=7, status="kept"),
-    ]
+        LedgerRow(group=2, entry_ids=["u2", "a2"], tokens=7, status="trimmed"),
+        LedgerRow(group=3, entry_ids=GROUP_3, tokens=15, status="trimmed"),
+        LedgerRow(group=4, entry_ids=["u4", "a4"], tokens=7, status="kept"),
+    ]  # 「firstKeptEntryId: "u2" 表示恢复时从第二组开始保留原消息」: u2 opens group 2
     assert all("u1" not in row.entry_ids for row in rows)
     assert result.reason == "trimmed"
-    assert_agrees(rows, result, summary_tokens=5)
+    assert_agrees(rows, result, summary_tokens=5, first=2)
 
 
 def test_the_summary_is_not_a_row_but_still_costs_room() -> None:
@@ -150,7 +152,7 @@ def test_the_summary_is_not_a_row_but_still_costs_room() -> None:
     assert result.tokens.available_for_messages == 29
     assert [row.status for row in rows] == ["trimmed", "kept", "kept"]
     assert sum(row.tokens for row in rows) == 29
-    assert_agrees(rows, result, summary_tokens=5)
+    assert_agrees(rows, result, summary_tokens=5, first=2)
 
 
 def test_a_summary_that_uses_up_the_allowance_overflows_the_newest_group() -> None:
@@ -160,14 +162,14 @@ def test_a_summary_that_uses_up_the_allowance_overflows_the_newest_group() -> No
     assert result.tokens.available_for_messages == 4
     assert [row.status for row in rows] == ["trimmed", "trimmed", "overflow"]
     assert result.reason == "single_group_overflow"
-    assert_agrees(rows, result, summary_tokens=5)
+    assert_agrees(rows, result, summary_tokens=5, first=2)
 
 
 def test_the_system_replay_path() -> None:
     rows, result = ledger_and_build(system_replay_fixture(), max_tokens=1000)
     assert [row.entry_ids for row in rows] == [["u2", "a2"], ["u3", "a3"]]
     assert [row.status for row in rows] == ["kept", "kept"]
-    assert_agrees(rows, result, summary_tokens=5)
+    assert_agrees(rows, result, summary_tokens=5, first=2)
 
 
 def test_no_groups_no_rows() -> None:

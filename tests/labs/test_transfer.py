@@ -25,7 +25,10 @@ STATUS_RULE = (
     "status: trimmed before plan.first_kept_group, kept from it on, and overflow for the kept "
     "group of a single_group_overflow plan"
 )
-ROW_RULE = "one row per plan group, oldest first, numbered from 1, with its ids and its cost"
+ROW_RULE = (
+    "one row per plan group, oldest first, numbered as the chapter counts groups (from "
+    "plan.first_group_number: 1, or 2 after compact-1), with its ids and its cost"
+)
 GROUP_3 = ["u3", "calls", "r-test", "r-read", "a3"]
 
 
@@ -145,13 +148,14 @@ def test_ledger_agrees_with_build_context_also_after_a_compaction(impl: ModuleTy
     expect_rows(
         f"{case}: (group, entry_ids, tokens, status)",
         [
-            (1, ["u2", "a2"], 7, "trimmed"),
-            (2, GROUP_3, 15, "trimmed"),
-            (3, ["u4", "a4"], 7, "kept"),
+            (2, ["u2", "a2"], 7, "trimmed"),
+            (3, GROUP_3, 15, "trimmed"),
+            (4, ["u4", "a4"], 7, "kept"),
         ],
         as_tuples(rows),
-        hint="after a compaction the rows are the groups from its first kept entry (u2) on; "
-        "the summary (5) is paid first and is not a row",
+        hint="after a compaction the rows are the groups from its first kept entry (u2) on, "
+        "numbered as the chapter counts them over the whole path (u2 opens group 2, "
+        "plan.first_group_number); the summary (5) is paid first and is not a row",
     )
 
     for name, path in [
@@ -171,7 +175,7 @@ def test_ledger_agrees_with_build_context_also_after_a_compaction(impl: ModuleTy
                 kept,
                 hint="the ledger reads the plan build_context follows; it never re-decides",
             )
-            overflow = [row.group for row in rows if row.status == "overflow"]
+            overflow = [index for index, row in enumerate(rows, 1) if row.status == "overflow"]
             expect_equal(
                 f"{case}: overflow rows (build_context's reason: {result.reason})",
                 [len(rows)] if result.reason == "single_group_overflow" else [],

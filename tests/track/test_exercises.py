@@ -276,11 +276,14 @@ def test_transfer_q1_the_ledger_at_26_tokens() -> None:
     wrong("transfer-q1", ["dropped", "trimmed", "kept"], "status_word")
 
 
-def test_transfer_q2_groups_are_numbered_within_what_build_context_considers() -> None:
-    right("transfer-q2", 3)
-    wrong("transfer-q2", 4, "whole_path", hides=3)
-    wrong("transfer-q2", 1, "numbering", hides=3)
-    wrong("transfer-q2", "3", "shape")
+def test_transfer_q2_applies_the_budget_and_keeps_the_chapters_group_numbers() -> None:
+    # After compact-1 at 38 / 4 / 2: 29 for messages, 24 after the summary's 5; groups
+    # 4 (7) and 3 (15) fit (22), group 2 (7) does not.
+    right("transfer-q2", [3, 4])
+    wrong("transfer-q2", [2, 3], "numbering", hides=[3, 4])
+    wrong("transfer-q2", [2, 3, 4], "summary", hides=[3, 4])
+    wrong("transfer-q2", [4], "fit", hides=[3, 4])
+    wrong("transfer-q2", 3, "shape")
 
 
 def test_real_q1_and_q2_the_kept_range_at_100_000_tokens() -> None:

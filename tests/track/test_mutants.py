@@ -575,6 +575,23 @@ MUTANTS = [
         },
     ),
     Mutant(
+        "numbering the rows from 1 after a compaction",
+        lab="transfer",
+        module="ledger",
+        region="transfer",
+        old="group=plan.first_group_number + index,",
+        new="group=index + 1,",
+        failing={
+            LEDGER_AGREES: (
+                "budget_ledger(fixture after compact-1, max_tokens=31",
+                (
+                    "row 1: expected (2, [u2, a2], 7, trimmed), got (1, [u2, a2], 7, trimmed)",
+                    "u2 opens group 2",
+                ),
+            ),
+        },
+    ),
+    Mutant(
         "never reporting an overflow",
         lab="transfer",
         module="ledger",

@@ -109,7 +109,7 @@ def test_fixture_frame_after_compaction_prices_the_summary_and_marks_the_entry()
     groups = frame.set_index("entry id")["group"]
     assert list(groups[["u1", "a1"]]) == ["summarised", "summarised"]  # the summary's part
     assert list(groups[["u2", "a2", "u3", "a3", "u4", "a4"]]) == [
-        "group 1", "group 1", "group 2", "group 2", "group 3", "group 3",
+        "group 2", "group 2", "group 3", "group 3", "group 4", "group 4",
     ]  # fmt: skip
 
 
