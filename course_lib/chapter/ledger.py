@@ -27,10 +27,10 @@ def budget_ledger(
 def ledger_from_plan(plan: BudgetPlan) -> list[LedgerRow]:
     """The ledger of a plan already made: nothing is priced or decided again.
 
-    §8 · transfer. One ``LedgerRow`` per group of ``plan.groups``, numbered as the chapter
-    counts groups (the first is ``plan.first_group_number``), its cost from ``plan.group_tokens``:
-    ``"trimmed"`` before ``plan.first_kept_group``, else ``"kept"`` (``"overflow"`` when the
-    plan overflows).
+    §8 · transfer. One ``LedgerRow`` per group of ``plan.groups``, oldest first, numbered as
+    the chapter counts groups (the first is ``plan.first_group_number``), its cost read from
+    ``plan.group_tokens``. Its status (``"kept"``, ``"trimmed"`` or ``"overflow"``) must agree
+    with what ``context_from_plan`` keeps of the same plan: find the fields that decide it.
 
     >>> from course_lib.chapter.fixture import chapter_fixture, fixture_estimator
     >>> plan = plan_budget(chapter_fixture(), Budget(31, 4, 2), fixture_estimator())

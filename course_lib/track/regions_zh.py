@@ -97,10 +97,10 @@ REGION_GUIDANCE_ZH: dict[str, str] = {
         "（render_summary），时间戳取 compaction 自己的 timestamp；每次调用都新建。"
     ),
     "ledger.ledger_from_plan": (
-        "不重新决定任何东西：plan.groups 的每一组一行 LedgerRow，从旧到新、从 1 编号；"
-        "entry_ids 是组内按路径顺序的 id，tokens 取自 plan.group_tokens（不再调用估算器）；"
-        "plan.first_kept_group 之前的组是 trimmed，其余是 kept，但 single_group_overflow "
-        "计划里保留的那一组是 overflow。"
+        "不重新决定任何东西：plan.groups 的每一组一行 LedgerRow，从旧到新，按本章的方式编号"
+        "（第一组是 plan.first_group_number）；entry_ids 是组内按路径顺序的 id，tokens 取自 "
+        "plan.group_tokens（不再调用估算器）。status（kept、trimmed 或 overflow）必须与 "
+        "context_from_plan 从同一份计划中保留的内容一致：找出计划里决定它的字段。"
     ),
 }
 """``module.function`` (a method as ``module.Class.method``) -> what its region asks, in Chinese."""
