@@ -940,7 +940,10 @@ EXERCISES: dict[str, Exercise] = {
             "transfer-q1", "transfer", "Ledger statuses at max_tokens 26.", _judge_transfer_q1
         ),
         Exercise(
-            "transfer-q2", "transfer", "Kept group numbers after compact-1 at 38.", _judge_transfer_q2
+            "transfer-q2",
+            "transfer",
+            "Kept group numbers after compact-1 at 38.",
+            _judge_transfer_q2,
         ),
         Exercise("real-q1", "real session", "First kept entry at 100,000 tokens.", _judge_real_q1),
         Exercise("real-q2", "real session", "Interactions kept at 100,000 tokens.", _judge_real_q2),

@@ -354,9 +354,22 @@ HINTS_ZH: dict[str, str] = {
         "所以这一行是 overflow"
     ),
     (
-        "after a compaction the rows are the groups from its first kept entry (u2) on; the "
-        "summary (5) is paid first and is not a row"
-    ): ("compaction 之后，行是从第一条保留 entry（u2）开始的分组；摘要（5）先支付，但不单独成行"),
+        "after a compaction the rows are the groups from its first kept entry (u2) on, "
+        "numbered as the chapter counts them over the whole path (u2 opens group 2, "
+        "plan.first_group_number); the summary (5) is paid first and is not a row"
+    ): (
+        "compaction 之后，行是从保留起点（u2）开始的分组，按本章在整条路径上的方式编号"
+        "（u2 开启第 2 组，plan.first_group_number）；摘要（5）先支付，但不单独成行"
+    ),
+    (
+        "budget_ledger is ledger_from_plan of the same plan; one row per plan group, oldest "
+        "first, numbered as the chapter counts groups (from plan.first_group_number: 1, or 2 "
+        "after compact-1), with its ids and its cost"
+    ): (
+        "budget_ledger 就是同一份计划的 ledger_from_plan；计划中每组一行，从最旧的一组开始，"
+        "按本章的方式编号（从 plan.first_group_number 开始：1，compact-1 之后是 2），"
+        "写出它的 id 和成本"
+    ),
     "every group fits 40 - 3 - 4 - 2 = 31, so every row is kept": (
         "每个分组都放得下 40 - 3 - 4 - 2 = 31，所以每一行都是 kept"
     ),
