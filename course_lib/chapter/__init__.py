@@ -11,7 +11,7 @@ Read the modules in this order; each names the section it implements:
 6. ``compaction`` §5, Lab 11.4: creating a compaction entry
 7. ``restoring``  §6, Lab 11.5: restoring from the newest compaction, the summary message
 8. ``ledger``     §8, the transfer exercise: a per-group ledger
-9. ``fixture``    §1: the ten-entry fixture (``data/*.jsonl``) and its teaching estimator
+9. ``fixture``    §1: the ten-entry fixture (``data/*.jsonl``) and its test estimator
 10. ``labs``      ``LabNotImplemented``, what an unwritten lab region raises
 
 Each lab's code sits in its own module. The machinery (wire rules, readers,

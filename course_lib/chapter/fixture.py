@@ -1,4 +1,4 @@
-"""The chapter's ten-entry fixture and the teaching estimator that prices it.
+"""The chapter's ten-entry fixture and the test estimator that prices it.
 
 Chapter 11 §1 「同一段历史会产生一份更短的模型输入」 (one history gives a shorter
 model input). The fixture is a session file like any other: its lines sit in
@@ -102,7 +102,7 @@ def _signature(message: MessageModel) -> str:
 
 
 def fixture_estimator() -> Estimator:
-    """The chapter's teaching estimator (not a tokenizer).
+    """The chapter's test estimator (not a tokenizer).
 
     Fixture messages (either language) cost what the table says, ``u4``/``a4``
     3/4, any compaction summary message 5; anything else, or plain text, one

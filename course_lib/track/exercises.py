@@ -253,20 +253,6 @@ def _group_starts(path: Sequence[SessionEntry]) -> list[str]:
     return accepted
 
 
-def _after_compact_2() -> list[SessionEntry]:
-    """The path after ``compact-1``, ``u4``, ``a4`` and ``compact-2`` (first kept ``u3``)."""
-    continued = chapter_fixture_after_compaction()
-    compact_2 = create_compaction_entry(
-        continued,
-        id="compact-2",
-        timestamp=200,
-        summary=fixture_summary(),
-        first_kept_entry_id="u3",
-        tokens_before=0,
-    )
-    return [*continued, compact_2]
-
-
 @functools.cache
 def _real_path() -> tuple[SessionEntry, ...]:
     """The sample session's active path, imported once per interpreter."""
@@ -302,28 +288,38 @@ PARSER_CANDIDATES: dict[str, tuple[str, str, Callable[[dict[str, Any]], None]]] 
         "list_items",
         lambda w: w["summary"].update(next=["ok", ""]),
     ),
-    "D": ("`parentId` is `null` (`None`)", "parent", lambda w: w.update(parentId=None)),
+    "D": ('`firstKeptEntryId` is `""`', "non_blank", lambda w: w.update(firstKeptEntryId="")),
     "E": ("`timestamp` is `-5`", "timestamp", lambda w: w.update(timestamp=-5)),
     "F": (
-        "`summary.changedFiles` is renamed `summary.files`",
+        "`summary.completed` is renamed `summary.done`",
         "unknown_key",
-        lambda w: w["summary"].update(files=w["summary"].pop("changedFiles")),
+        lambda w: w["summary"].update(done=w["summary"].pop("completed")),
     ),
-    "G": ('`tokensBefore` is `"29"`', "tokens", lambda w: w.update(tokensBefore="29")),
-    "H": (
-        "an extra `compactedEntryIds: []`",
-        "unknown_key",
-        lambda w: w.update(compactedEntryIds=[]),
+    "G": (
+        '`summary.unresolved` is `"none"` (one string)',
+        "list_items",
+        lambda w: w["summary"].update(unresolved="none"),
     ),
+    "H": ('`firstKeptEntryId` is `"a2"`', "shape_only", lambda w: w.update(firstKeptEntryId="a2")),
 }
-"""Exercise 11.1-q1: letter -> (what changes in ``compact-1``'s wire dict, the rule, the change)."""
+"""Exercise 11.1-q1: letter -> (what changes in ``compact-1``'s wire dict, the rule, the change).
+
+Each applies a rule of the parser to a case the notebook's tables do not show.
+"""
 
 _PARSER_RULES: dict[str, str] = {
-    "tokens": "tokensBefore must be a finite number >= 0, and a string is not a number",
-    "list_items": "the six lists only need strings as items; only goal must be non-blank",
-    "parent": "a compaction always hangs after an entry: its parentId is a non-blank string",
+    "tokens": "tokensBefore must be a finite number >= 0; the parser never recomputes it",
+    "list_items": (
+        "the six list fields must be lists, and their items only need to be strings; "
+        "only goal must be non-blank"
+    ),
+    "non_blank": "goal, parentId and firstKeptEntryId must be non-blank strings",
     "timestamp": "a timestamp is any finite number, whatever its sign",
-    "unknown_key": "an unknown key is an error at every level, old names included",
+    "unknown_key": "a renamed field is a missing key plus an unknown one, at every level",
+    "shape_only": (
+        "the parser reads one entry, not the path: it checks the shape of firstKeptEntryId, "
+        "not which entry it names"
+    ),
 }
 
 
@@ -579,9 +575,20 @@ def _judge_11_4_q1(answer: object) -> _Verdict:
     )
 
 
+LABEL_1: dict[str, Any] = {
+    "id": "label-1",
+    "parentId": "a4",
+    "timestamp": 103,
+    "type": "metadata",
+    "key": "label",
+    "value": "before compact-2",
+}
+"""Exercise 11.4-q2: the metadata entry the caller appends after ``a4``, as a wire dict."""
+
+
 def _judge_11_4_q2(answer: object) -> _Verdict:
     parent = _as_text(answer, "one entry id such as 'x'")
-    path = chapter_fixture_after_compaction()
+    path = [*chapter_fixture_after_compaction(), parse_session_entry(LABEL_1)]
     created = create_compaction_entry(
         path,
         id="compact-2",
@@ -591,9 +598,14 @@ def _judge_11_4_q2(answer: object) -> _Verdict:
         tokens_before=0,
     )
     if parent == created.parent_id:
-        return _right("the parent is derived from the path, never passed by the caller")
+        return _right("the parent is the path's last entry, whatever its type")
     if parent == created.first_kept_entry_id:
         return _wrong("first_kept", "the parent is where it hangs, not where the kept part starts")
+    messages = _message_entries(path)
+    if messages and parent == messages[-1].id:
+        return _wrong(
+            "last_message", "the parent is the last entry of the path, not its last message"
+        )
     if parent == "compact-1":
         return _wrong("last_compaction", "the parent is the last entry of the path, of any type")
     return _wrong("parent", "the parent is the last entry of the path it is appended to")
@@ -637,17 +649,24 @@ def _judge_11_5_q2(answer: object) -> _Verdict:
 
 
 def _judge_11_5_q3(answer: object) -> _Verdict:
-    reason = _as_text(answer, "one reason such as 'trimmed'")
-    result = _build(chapter_fixture_after_compaction(), max_tokens=13)
-    reasons = ("within_budget", "trimmed", "single_group_overflow")
-    if reason not in reasons:
-        words = ", ".join(reasons)
-        return _wrong("reason_word", f"a reason is one of: {words}", reasons=words)
-    if reason == result.reason:
-        return _right("the summary leaves no room, yet the newest group is still returned whole")
+    value = _as_number(answer)
+    path = chapter_fixture_after_compaction()
+    smallest = next(
+        max_tokens
+        for max_tokens in range(1000)
+        if "u3" in _build(path, max_tokens=max_tokens).kept_entry_ids
+    )
+    budget = Budget(smallest, _CHAPTER_BUDGET["reserved_output"], _CHAPTER_BUDGET["safety_margin"])
+    summary_tokens = plan_budget(path, budget, fixture_estimator()).summary_tokens
+    if same_number(smallest, value):
+        return _right("the window holds the fixed costs, the summary, then groups 4 and 3 whole")
+    if same_number(smallest - summary_tokens, value):
+        return _wrong("summary_cost", "the summary is paid from the allowance before any group")
+    if value > smallest:
+        return _wrong("larger", "a smaller window already keeps group 3 whole")
     return _wrong(
         "allowance",
-        "work out the group allowance: max(0, available_for_messages - summary tokens)",
+        "at that size group 3 does not fit: add up everything the window must hold",
     )
 
 
@@ -775,80 +794,135 @@ def _judge_real_q2(answer: object) -> _Verdict:
 def _judge_recap_q1(answer: object) -> _Verdict:
     if isinstance(answer, bool) or not isinstance(answer, int):
         raise _ShapeError("a number of places (an int)", _kind(answer))
-    expected = len(group_interactions(chapter_fixture())) - 1
+    path = system_replay_fixture()
+    rows = budget_ledger(path, max_tokens=1000, estimate_tokens=fixture_estimator())
+    expected = len(rows) - 1
     if answer == expected:
-        return _right("a budget cuts only between two groups")
-    messages = [e for e in _message_entries(chapter_fixture()) if not _is_system(e)]
-    if answer == len(messages) - 1:
+        return _right("a budget cuts only between two groups of the suffix it considers")
+    candidates = [entry_id for row in rows for entry_id in row.entry_ids]
+    if answer == len(candidates) - 1:
         return _wrong(
             "messages", "that counts every gap between messages; a cut keeps groups whole"
         )
-    return _wrong("groups", "count the gaps between two neighbouring groups")
+    if answer == len(group_interactions(_message_entries(path))) - 1:
+        return _wrong(
+            "summarised",
+            "only the part from the compaction's first kept entry on is grouped, "
+            "and a system message splits no group",
+        )
+    return _wrong("groups", "count the gaps between two neighbouring groups the budget considers")
 
 
 def _judge_recap_q2(answer: object) -> _Verdict:
     first = _as_text(answer, "one entry id such as 'x'")
     path = chapter_fixture()
-    expected = _build(path, safety_margin=9).kept_entry_ids[0]
+    expected = _build(path, max_tokens=38, reserved_output=3, safety_margin=5).kept_entry_ids[0]
     if first == expected:
-        return _right("a larger margin leaves less room, and groups go whole")
+        return _right("fixed costs first, then whole groups, newest first, while they fit")
+    order = [entry.id for entry in _message_entries(path)]
     if first not in _user_ids(path):
         return _wrong("not_a_group_start", "a context starts where a group starts: a user message")
-    return _wrong("allowance", "work out the allowance first: 31 minus every fixed cost")
+    if order.index(first) < order.index(expected):
+        return _wrong(
+            "allowance",
+            "work out the allowance first: max_tokens minus every fixed cost, "
+            "the replayed system message included",
+        )
+    return _wrong("fit", "keep adding whole groups, newest first, while their total still fits")
+
+
+def _compacted_again(path: Sequence[SessionEntry], first_kept: str) -> list[SessionEntry]:
+    """``path`` with ``compact-2`` appended after its last entry, keeping from ``first_kept``."""
+    compact_2 = create_compaction_entry(
+        path,
+        id="compact-2",
+        timestamp=200,
+        summary=fixture_summary(),
+        first_kept_entry_id=first_kept,
+        tokens_before=0,
+    )
+    return [*path, compact_2]
 
 
 def _judge_recap_q3(answer: object) -> _Verdict:
     if isinstance(answer, bool) or not isinstance(answer, int):
         raise _ShapeError("a number of entries (an int)", _kind(answer))
     store = InMemorySessionStore()
-    for entry in chapter_fixture_after_compaction()[:11]:
+    for entry in system_replay_fixture():
         store.append(entry)
-    original = {entry.id for entry in chapter_fixture()}
-    expected = sum(entry.id in original for entry in store.entries())
+    store.append(_compacted_again(store.entries(), "u3")[-1])
+    expected = len(store.entries())
     if answer == expected:
-        return _right("compaction appends a fact; it never deletes history")
+        return _right("a compaction appends a fact; it never deletes history, not even the second")
+    if answer == expected - 1:
+        return _wrong(
+            "replaced",
+            "a newer compaction replaces nothing: the older compaction entry and the new one "
+            "both stay",
+        )
     if answer < expected:
         return _wrong("deleted", "a compaction is appended; the entries it summarises stay")
-    return _wrong("count", "count only the ten original entries, not the compaction")
+    return _wrong("count", "count each entry the store holds once, compaction entries included")
 
 
 def _judge_recap_q4(answer: object) -> _Verdict:
-    if isinstance(answer, bool) or not isinstance(answer, int):
-        raise _ShapeError("a number of messages (an int)", _kind(answer))
-    result = _build(_after_compact_2(), max_tokens=1000)
-    head = result.messages[: len(result.messages) - len(result.kept_entry_ids)]
-    expected = sum(message.role == "user" for message in head)
-    if answer == expected:
-        return _right("only the newest compaction is restored; it carries the older facts")
-    return _wrong("newest", "older summaries stay in the session but are never sent again")
+    first = _as_text(answer, "one entry id such as 'x'")
+    path = _compacted_again(chapter_fixture_after_compaction(), "u4")
+    expected = _build(path, max_tokens=45).kept_entry_ids[0]
+    if first == expected:
+        return _right("only the newest compaction is read: its first kept entry starts the suffix")
+    if first not in _user_ids(path):
+        return _wrong("not_a_group_start", "a context starts where a group starts: a user message")
+    return _wrong(
+        "newest",
+        "older compactions stay in the session but are never read again: one summary is sent, "
+        "the newest",
+    )
 
 
 def _judge_recap_q5(answer: object) -> _Verdict:
-    fields = _as_set(answer, "a set of wire field names such as {'id'}")
-    offered = {"parentId", "firstKeptEntryId", "tokensBefore", "summary", "system"}
-    if fields - offered:
-        names = ", ".join(sorted(offered))
-        return _wrong("unknown_field", f"choose among: {names}", fields=names)
-    expected = offered & set(_compact_1_wire())
-    if fields == expected:
-        return _right("a compaction records the summary, where the kept part starts and its size")
-    if "system" in fields:
+    ids = _as_set(answer, "a set of entry ids such as {'x', 'y'}")
+    path = system_replay_fixture()
+    expected = set(_group_starts(path))
+    if ids == expected:
+        return _right("exactly the first messages of the path's complete interactions")
+    on_path = {entry.id: entry for entry in path}
+    if ids - set(on_path):
+        return _wrong("unknown_id", "an id in your set is not on the system-replay path")
+    if any(_is_system(on_path[entry_id]) for entry_id in ids):
         return _wrong(
-            "system", "system state is replayed from the path's system messages, not stored"
+            "system", "a system message belongs to no group, so it can never start the kept part"
         )
-    return _wrong("missing", "look at the compaction entry's wire form in Lab 11.1")
+    if any(isinstance(on_path[entry_id], CompactionEntry) for entry_id in ids):
+        return _wrong("compaction", "a compaction entry is not a message: it is never kept")
+    if ids - expected:
+        return _wrong(
+            "not_a_group_start", "the kept part starts where an interaction starts: a user message"
+        )
+    return _wrong(
+        "missing",
+        "another user message starts a complete interaction too, before the compaction or after it",
+    )
 
 
 def _judge_recap_q6(answer: object) -> _Verdict:
     reason = _as_text(answer, "one reason such as 'trimmed'")
-    expected = _build(chapter_fixture(), max_tokens=19).reason
+    expected = _build(chapter_fixture(), max_tokens=28, reserved_output=8).reason
     reasons = ("within_budget", "trimmed", "single_group_overflow")
     if reason not in reasons:
         words = ", ".join(reasons)
         return _wrong("reason_word", f"a reason is one of: {words}", reasons=words)
     if reason == expected:
-        return _right("the newest group is returned whole, and the caller decides what next")
-    return _wrong("overflow", "the newest group alone is larger than the allowance")
+        return _right(
+            "a group fits when its cost is not more than the allowance; the next does not"
+        )
+    if reason == "within_budget":
+        return _wrong("within", "within_budget means every group was kept: does the next one fit?")
+    return _wrong(
+        "overflow",
+        "the newest group overflows only when it costs more than the allowance: "
+        "max_tokens minus every fixed cost",
+    )
 
 
 # --- three agents, one chapter --------------------------------------------------------------
@@ -897,7 +971,7 @@ def _judge_three_q2(answer: object) -> _Verdict:
         return _right("a field counts when every compaction's summary filled it")
     if fields == set.union(*filled):
         return _wrong(
-            "union", "that is every field some compaction filled; keep those all of them filled"
+            "union", "that is every field some compaction filled; keep only those every one filled"
         )
     if fields < expected:
         return _wrong("missing", "another field is filled in every compaction too")
@@ -925,7 +999,7 @@ EXERCISES: dict[str, Exercise] = {
         Exercise(
             "11.4-q1", "11.4", "Legal first kept ids after compact-1, u4, a4.", _judge_11_4_q1
         ),
-        Exercise("11.4-q2", "11.4", "The parent of compact-2.", _judge_11_4_q2),
+        Exercise("11.4-q2", "11.4", "The parent of compact-2 after a label.", _judge_11_4_q2),
         Exercise(
             "11.5-q1", "11.5", "kept_entry_ids after compact-1 at max_tokens 40.", _judge_11_5_q1
         ),
@@ -933,7 +1007,7 @@ EXERCISES: dict[str, Exercise] = {
             "11.5-q2", "11.5", "tokens.messages after compact-1 at max_tokens 40.", _judge_11_5_q2
         ),
         Exercise(
-            "11.5-q3", "11.5", "The reason when the summary alone fills the room.", _judge_11_5_q3
+            "11.5-q3", "11.5", "The smallest max_tokens that keeps group 3 too.", _judge_11_5_q3
         ),
         Exercise("11.5-q4", "11.5", "The prompt text without patch-1.", _judge_11_5_q4),
         Exercise(
@@ -947,18 +1021,27 @@ EXERCISES: dict[str, Exercise] = {
         ),
         Exercise("real-q1", "real session", "First kept entry at 100,000 tokens.", _judge_real_q1),
         Exercise("real-q2", "real session", "Interactions kept at 100,000 tokens.", _judge_real_q2),
-        Exercise("recap-q1", "recap", "Where may a budget cut the fixture?", _judge_recap_q1),
+        Exercise("recap-q1", "recap", "Cut points on the system-replay path.", _judge_recap_q1),
+        Exercise("recap-q2", "recap", "The first kept entry at 38 / 3 / 5.", _judge_recap_q2),
         Exercise(
-            "recap-q2", "recap", "First kept entry with a safety margin of 9.", _judge_recap_q2
+            "recap-q3",
+            "recap",
+            "Entries in the store after compact-2 on the system-replay path.",
+            _judge_recap_q3,
         ),
-        Exercise("recap-q3", "recap", "Original entries left after compact-1.", _judge_recap_q3),
         Exercise(
-            "recap-q4", "recap", "Summary messages sent after two compactions.", _judge_recap_q4
+            "recap-q4",
+            "recap",
+            "The first kept entry at 45 after compact-2 (first kept u4).",
+            _judge_recap_q4,
         ),
-        Exercise("recap-q5", "recap", "The fields a compaction entry carries.", _judge_recap_q5),
         Exercise(
-            "recap-q6", "recap", "The reason when the newest group cannot fit.", _judge_recap_q6
+            "recap-q5",
+            "recap",
+            "First kept ids create_compaction_entry accepts on the system-replay path.",
+            _judge_recap_q5,
         ),
+        Exercise("recap-q6", "recap", "The reason at 28 / 8 / 2.", _judge_recap_q6),
         Exercise(
             "three-q1",
             "three agents",

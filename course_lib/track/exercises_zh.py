@@ -60,17 +60,16 @@ SHAPES_ZH: dict[str, str] = {
     "a number of places (an int)": "位置的个数（int）",
     "a set of summary field names such as {'goal'}": "摘要字段名的集合，例如 {'goal'}",
     "a number of entries (an int)": "entry 的条数（int）",
-    "a number of messages (an int)": "消息的条数（int）",
-    "a set of wire field names such as {'id'}": "wire 字段名的集合，例如 {'id'}",
 }
 """What a wrongly shaped answer should have been, by the English phrase of ``_ShapeError``."""
 
 PARSER_RULES_ZH: dict[str, str] = {
-    "tokens": "tokensBefore 必须是 >= 0 的有限数，而字符串不是数",
-    "list_items": "六个列表的每一项只需是字符串；只有 goal 不能为空",
-    "parent": "compaction 总是挂在一条 entry 后面：它的 parentId 是非空字符串",
+    "tokens": "tokensBefore 必须是 >= 0 的有限数；parser 从不重新估算它",
+    "list_items": "六个列表字段必须是列表，列表的每一项只需是字符串；只有 goal 不能为空",
+    "non_blank": "goal、parentId 和 firstKeptEntryId 必须是非空字符串",
     "timestamp": "timestamp 可以是任何有限数，正负都行",
-    "unknown_key": "未知字段在每一层都是错误，旧名字也一样",
+    "unknown_key": "改名的字段等于缺少一个键、又多出一个未知键，每一层都一样",
+    "shape_only": "parser 只读一条 entry，不读路径：它检查 firstKeptEntryId 的形状，不检查它指向哪条 entry",
 }
 """Exercise 11.1-q1: the parser's rules, as ``_PARSER_RULES`` in English."""
 
@@ -87,21 +86,21 @@ CORRECT_ZH: dict[str, str] = {
     "11.3-q2": "从最新一组向前保留完整的组，直到放不下为止",
     "11.3-q3": "每个用例都与 build_context 一致，而且永远不低于 0",
     "11.4-q1": "正好是 group_interactions 在这条路径上找到的各组首条消息",
-    "11.4-q2": "parent 由路径推出，从不由调用者传入",
+    "11.4-q2": "parent 是路径的最后一条 entry，不论它是什么类型",
     "11.5-q1": "先付摘要的成本，再从最新一组起保留完整的组",
     "11.5-q2": "tokens.messages = 摘要的成本 + 各个保留组的成本",
-    "11.5-q3": "摘要占满了余量，最新一组仍然整组返回",
+    "11.5-q3": "窗口装下固定成本、摘要，再装下完整的第 4 组和第 3 组",
     "11.5-q4": "整条路径上的每条 system message 都按路径顺序重放",
     "transfer-q1": "账本读的是 build_context 所用的同一份计划",
     "transfer-q2": "先付摘要；各组保留本章的编号",
     "real-q1": "保留的范围从一个交互的开头开始",
     "real-q2": "每个交互一行账本；数的是没有被 trimmed 的行",
-    "recap-q1": "预算只会在两组之间切开",
-    "recap-q2": "安全余量越大，留给消息的空间越小，而组总是整组进出",
-    "recap-q3": "compaction 追加一条事实，从不删除历史",
-    "recap-q4": "只恢复最新的 compaction；它接续了更早的事实",
-    "recap-q5": "compaction 记录摘要、保留部分从哪里开始，以及压缩前的规模",
-    "recap-q6": "最新一组整组返回，接下来怎么办由调用者决定",
+    "recap-q1": "预算只在它考虑的后缀里、两组之间切开",
+    "recap-q2": "先扣除固定成本，再从最新一组起保留放得下的完整组",
+    "recap-q3": "compaction 追加一条事实，从不删除历史，第二次也一样",
+    "recap-q4": "只读取最新的 compaction：它的保留起点开始保留后缀",
+    "recap-q5": "正好是这条路径上各个完整交互的首条消息",
+    "recap-q6": "一组的成本不超过消息额度就放得下；再下一组放不下",
     "three-q1": "先付摘要的成本，再从最新一组起保留放得下的完整组",
     "three-q2": "只有每一次 compaction 的摘要都填写了的字段才算",
 }
@@ -111,9 +110,10 @@ HINTS_ZH: dict[str, dict[str, str]] = {
     "11.1-q1": {
         "tokens": _JUDGED_WRONGLY,
         "list_items": _JUDGED_WRONGLY,
-        "parent": _JUDGED_WRONGLY,
+        "non_blank": _JUDGED_WRONGLY,
         "timestamp": _JUDGED_WRONGLY,
         "unknown_key": _JUDGED_WRONGLY,
+        "shape_only": _JUDGED_WRONGLY,
         "several": _JUDGED_WRONGLY,
         "unknown_letter": "候选只有 {letters}",
     },
@@ -155,7 +155,7 @@ HINTS_ZH: dict[str, dict[str, str]] = {
     "11.4-q1": {
         "unknown_id": "你选的某个 id 不在路径上",
         "compaction": "compaction entry 不是消息：它不开始任何交互",
-        "not_a_group_start": "只有完整交互的首条消息才能作为保留部分的起点",
+        "not_a_group_start": "只有完整交互的首条消息才能作为保留起点",
         "after_compaction": "compact-1 之后的消息也组成交互",
         "before_compaction": (
             "create_compaction_entry 会对路径上的每条 message entry 分组，"
@@ -163,13 +163,14 @@ HINTS_ZH: dict[str, dict[str, str]] = {
         ),
     },
     "11.4-q2": {
-        "first_kept": "parent 是它挂在哪里，而不是保留部分从哪里开始",
+        "first_kept": "parent 是它挂在哪里，而不是保留起点在哪里",
+        "last_message": "parent 是路径的最后一条 entry，而不是路径上的最后一条消息",
         "last_compaction": "parent 是路径的最后一条 entry，不论它是什么类型",
         "parent": "parent 是它所追加到的那条路径的最后一条 entry",
     },
     "11.5-q1": {
         "compaction_id": "摘要是一条合成消息：kept_entry_ids 只列原始 entry",
-        "before_first_kept": "first kept entry 之前的 entry 已由摘要代替",
+        "before_first_kept": "保留起点之前的 entry 已由摘要代替",
         "after_compaction": "compaction 之后的 entry 也会被收集",
         "summary_cost": "摘要的 5 个 token 先从消息额度中扣除",
         "too_few": "放得下的组都会保留：还有空间再放一组吗？",
@@ -180,11 +181,12 @@ HINTS_ZH: dict[str, dict[str, str]] = {
         "sum": "把摘要的成本和每个保留组的成本加起来",
     },
     "11.5-q3": {
-        "reason_word": "reason 只能是以下之一：{reasons}",
-        "allowance": "先算出组的额度：max(0, available_for_messages - 摘要的 token 数)",
+        "summary_cost": "摘要在任何分组之前先从额度中支付",
+        "larger": "更小的窗口就已经能完整保留第 3 组",
+        "allowance": "这么大时第 3 组放不下：把窗口必须容纳的每一项加起来",
     },
     "11.5-q4": {
-        "before_first_kept": "first kept entry 之前的 system message 也算数",
+        "before_first_kept": "保留起点之前的 system message 也算数",
         "sections": "没有 patch-1，就没有 system message 覆盖 rules",
         "after_compaction": "compaction 之后的 system message 也会重放",
         "order": (
@@ -216,27 +218,34 @@ HINTS_ZH: dict[str, dict[str, str]] = {
     },
     "recap-q1": {
         "messages": "这数的是消息之间的每个间隙；切分总是保持组完整",
-        "groups": "数一数相邻两组之间的间隙",
+        "summarised": "只有从 compaction 的保留起点开始的部分才会分组，而 system message 不会切开任何一组",
+        "groups": "数一数预算所考虑的相邻两组之间的间隙",
     },
     "recap-q2": {
         "not_a_group_start": "上下文从一组开始的地方开始：一条 user 消息",
-        "allowance": "先算出消息额度：31 减去每一项固定成本",
+        "allowance": "先算出消息额度：max_tokens 减去每一项固定成本，重放出的 system message 也算在内",
+        "fit": "从最新一组起继续加入完整的组，只要合计仍然放得下",
     },
     "recap-q3": {
+        "replaced": "更新的 compaction 不替换任何东西：旧的 compaction entry 和新的都留着",
         "deleted": "compaction 是追加的；它摘要的 entry 都还在",
-        "count": "只数十条原始 entry，不算 compaction",
+        "count": "Store 中的每条 entry 各数一次，compaction entry 也算",
     },
     "recap-q4": {
-        "newest": "更早的摘要留在 session 中，但不会再被发送",
+        "not_a_group_start": "上下文从一组开始的地方开始：一条 user 消息",
+        "newest": "更早的 compaction 留在 session 中，但不会再被读取：只发送一份摘要，即最新的那份",
     },
     "recap-q5": {
-        "unknown_field": "请在这些字段中选择：{fields}",
-        "system": "system 状态从路径上的 system message 重放，不存在 compaction 里",
-        "missing": "回看 Lab 11.1 中 compaction entry 的 wire 形式",
+        "unknown_id": "你的集合里有一个 id 不在 system 重放路径上",
+        "system": "system message 不属于任何一组，所以永远不能作为保留起点",
+        "compaction": "compaction entry 不是消息：它从不被保留",
+        "not_a_group_start": "保留部分从一个交互开始的地方开始：一条 user 消息",
+        "missing": "还有一条 user 消息也开始了一个完整交互，在 compaction 之前或之后",
     },
     "recap-q6": {
         "reason_word": "reason 只能是以下之一：{reasons}",
-        "overflow": "最新一组单独就超过了消息额度",
+        "within": "within_budget 表示每一组都保留了：下一组也放得下吗？",
+        "overflow": "只有最新一组的成本超过消息额度时才算超限：消息额度是 max_tokens 减去每一项固定成本",
     },
     "three-q1": {
         "unknown_id": "这个 id 不是 Codex 样例活动路径上的消息",

@@ -23,10 +23,12 @@ from .failures import (
     practice_hint,
 )
 from .frames import (
+    COMPACTION_DRIFTS,
     CONTENT_WIDTH,
     GROUP_COLOURS,
     NO_VALUE,
     ROLE_COLOURS,
+    WireEdit,
     cut_points_frame,
     deduction_frame,
     describe_entry,
@@ -42,6 +44,7 @@ from .frames import (
     ledger_agreement_frame,
     ledger_frame,
     messages_frame,
+    parser_refusals_frame,
     path_arrow,
     projection_frame,
     setup_notebook,
@@ -95,6 +98,7 @@ from .widgets import (
 )
 
 __all__ = [
+    "COMPACTION_DRIFTS",
     "CONTENT_WIDTH",
     "FILLED",
     "GROUP_COLOURS",
@@ -110,6 +114,7 @@ __all__ = [
     "CompactionState",
     "CompactionStep",
     "WindowBar",
+    "WireEdit",
     "agent_compactions_frame",
     "agent_overview_frame",
     "agent_usage_frame",
@@ -147,6 +152,7 @@ __all__ = [
     "message_tokens_frame",
     "messages_frame",
     "note_kinds_frame",
+    "parser_refusals_frame",
     "path_arrow",
     "pi_compactions_frame",
     "pi_source_frame",

@@ -9,8 +9,11 @@ themselves stay plain Python a student can run anywhere.
 
 from __future__ import annotations
 
+import copy
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import partial
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -31,6 +34,7 @@ from ..base.messages import (
 from ..base.pricing import Estimator, Number, reads_only
 from ..chapter.budget import build_context, plan_budget
 from ..chapter.compaction import create_compaction_entry
+from ..chapter.entries import parse_session_entry
 from ..chapter.groups import group_interactions
 from ..chapter.ledger import budget_ledger
 from ..chapter.models import (
@@ -47,14 +51,17 @@ from ..chapter.models import (
     TokenProjection,
 )
 from ..chapter.restoring import render_summary, summary_message
+from .failures import errors_frame
 from .tables import styler_html, table_html
 
 __all__ = [
+    "COMPACTION_DRIFTS",
     "CONTENT_WIDTH",
     "GROUP_COLOURS",
     "NO_VALUE",
     "ROLE_COLOURS",
     "SUMMARISED",
+    "WireEdit",
     "cut_points_frame",
     "deduction_frame",
     "describe_entry",
@@ -70,6 +77,7 @@ __all__ = [
     "ledger_agreement_frame",
     "ledger_frame",
     "messages_frame",
+    "parser_refusals_frame",
     "path_arrow",
     "projection_frame",
     "setup_notebook",
@@ -349,6 +357,75 @@ def _flatten(prefix: str, value: Any) -> list[tuple[str, str]]:
 def entry_fields_frame(entry: SessionEntry) -> pd.DataFrame:
     """An entry's wire form, one field per row (``summary.goal``, ``firstKeptEntryId``, ...)."""
     return pd.DataFrame(_flatten("", entry.to_wire()), columns=["field", "value"])
+
+
+# --- Lab 11.1: what the parser refuses --------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WireEdit:
+    """One change to an entry's wire dict: ``field`` (dotted: ``summary.goal``) set or removed.
+
+    Why: a table of bad inputs is a list of data (the case's name, the field,
+    the value put there), not a list of lambdas a student has to read as code.
+    """
+
+    case: str
+    """The row's name in the table (``"tokensBefore -1"``, ``"no constraints"`` ...)."""
+    field: str
+    value: Any = None
+    removed: bool = False
+    """``True``: the field is taken out instead of set (a missing key)."""
+
+    def applied(self, wire: Mapping[str, Any]) -> dict[str, Any]:
+        """A deep copy of ``wire`` with this change made; ``wire`` itself is never touched."""
+        edited = copy.deepcopy(dict(wire))
+        *parents, last = self.field.split(".")
+        target = edited
+        for key in parents:
+            target = target[key]
+        if self.removed:
+            del target[last]
+        else:
+            target[last] = copy.deepcopy(self.value)
+        return edited
+
+
+COMPACTION_DRIFTS: tuple[WireEdit, ...] = (
+    WireEdit("summary.nextSteps (old name)", "summary.nextSteps", []),
+    WireEdit("summary.invariants (old field)", "summary.invariants", []),
+    WireEdit("compactedEntryIds (old field)", "compactedEntryIds", ["u1"]),
+    WireEdit("no constraints", "summary.constraints", removed=True),
+    WireEdit("no firstKeptEntryId", "firstKeptEntryId", removed=True),
+    WireEdit("tokensBefore -1", "tokensBefore", -1),
+    WireEdit("tokensBefore infinity", "tokensBefore", float("inf")),
+    WireEdit("tokensBefore true", "tokensBefore", True),
+    WireEdit('timestamp "100"', "timestamp", "100"),
+    WireEdit('completed ["valid", 7]', "summary.completed", ["valid", 7]),
+    WireEdit('goal "   "', "summary.goal", "   "),
+    WireEdit("parentId null", "parentId", None),
+)
+"""The drifts of a compaction's wire dict the contract lists: old names, missing keys, bad values.
+
+Each is one change to ``compact-1``'s wire dict that the parser must refuse
+(Lab 11.1's table, ``parser_refusals_frame``).
+"""
+
+
+def parser_refusals_frame(
+    wire: Mapping[str, Any], edits: Sequence[WireEdit] = COMPACTION_DRIFTS
+) -> pd.DataFrame:
+    """Parse ``wire`` once per edit, each on a fresh copy: one row per case (error, message).
+
+    Why a named helper: Lab 11.1 shows a dozen bad inputs at once, and a
+    notebook cell should read as the rule (every drift is refused, the message
+    names the entry and the field), not as a list of lambdas. An edit the
+    parser accepts raises ``AssertionError`` (``expected_failure``), so the
+    table can never show a refusal that did not happen.
+    """
+    return errors_frame(
+        {edit.case: partial(parse_session_entry, edit.applied(wire)) for edit in edits}
+    )
 
 
 # --- Lab 11.2: groups and where a budget may cut ---------------------------------

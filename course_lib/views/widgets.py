@@ -32,13 +32,22 @@ from ..chapter.fixture import (
     fixture_estimator,
 )
 from ..chapter.ledger import ledger_from_plan
-from ..chapter.models import Budget, BuildContextResult, CompactionEntry, LedgerRow, SessionEntry
+from ..chapter.models import (
+    SUMMARY_LABELS_EN,
+    Budget,
+    BuildContextResult,
+    CompactionEntry,
+    LedgerRow,
+    SessionEntry,
+    SummaryLabels,
+)
 from .frames import (
     group_budget_frame,
     group_colour,
     group_labels,
     messages_frame,
     path_arrow,
+    summary_labels,
 )
 from .headers_zh import header_in
 from .story import (
@@ -307,10 +316,14 @@ def budget_state(
     reserved_output: int,
     safety_margin: int,
     estimate_tokens: Estimator,
+    labels: SummaryLabels = SUMMARY_LABELS_EN,
 ) -> BudgetState:
-    """Project ``path`` with these numbers: the result, the ledger and the bar."""
+    """Project ``path`` with these numbers: the result, the ledger and the bar.
+
+    ``labels`` are the summary's, so a Chinese edition's explorer shows the Chinese summary.
+    """
     budget = Budget(max_tokens, reserved_output, safety_margin)
-    plan = plan_budget(path, budget, estimate_tokens)  # planned once: result and ledger read it
+    plan = plan_budget(path, budget, estimate_tokens, labels)  # once: result and ledger read it
     result = context_from_plan(plan)
     ledger = ledger_from_plan(plan)
     return BudgetState(
@@ -511,6 +524,7 @@ class BudgetExplorer(_BudgetSliders):
             reserved_output=self.reserved_output.value,
             safety_margin=self.safety_margin.value,
             estimate_tokens=self.estimate_tokens,
+            labels=summary_labels(self.lang),
         )
 
     def state_frame(self) -> pd.DataFrame:
@@ -574,14 +588,16 @@ def compaction_state(
     reserved_output: int,
     safety_margin: int,
     estimate_tokens: Estimator,
+    labels: SummaryLabels = SUMMARY_LABELS_EN,
 ) -> CompactionState:
-    """Project one step's path with these numbers."""
+    """Project one step's path with these numbers (and the summary's ``labels``)."""
     budget = budget_state(
         step.path,
         max_tokens=max_tokens,
         reserved_output=reserved_output,
         safety_margin=safety_margin,
         estimate_tokens=estimate_tokens,
+        labels=labels,
     )
     compactions = [entry for entry in step.path if isinstance(entry, CompactionEntry)]
     return CompactionState(
@@ -654,6 +670,7 @@ class CompactionExplorer(_BudgetSliders):
             reserved_output=self.reserved_output.value,
             safety_margin=self.safety_margin.value,
             estimate_tokens=self.estimate_tokens,
+            labels=summary_labels(self.lang),
         )
 
     def state(self) -> CompactionState:

@@ -344,16 +344,16 @@ def fixture_cells() -> list[Cell]:
             ## The fixture
 
             The chapter's ten entries: one system message, then nine conversation
-            messages. `tokens` is what the chapter's teaching estimator charges (not a
-            real tokenizer). Notice the three colours: every budget decision keeps or
-            drops a whole colour, and `sys` belongs to none of them.
+            messages. `tokens` is what the chapter's test estimator charges (not a
+            real tokenizer). Notice the three colours, one per interaction, and that
+            `sys` belongs to none of them.
             """,
             zh="""
             ## Fixture：本章的十条 entries
 
             本章的十条 entries：开头一条 system message，后面九条对话消息。`tokens`
-            是本章教学用估算器给每条消息的成本，不是真实的 tokenizer 结果。注意三种
-            颜色：每个预算决定都整体保留或整体丢弃一种颜色，而 `sys` 不属于其中任何一种。
+            是本章测试估算器给每条消息的成本，不是真实的 tokenizer 结果。注意三种
+            颜色，每种对应一个交互，而 `sys` 不属于其中任何一种。
             """,
         ),
         code(

@@ -2,9 +2,58 @@
 
 from __future__ import annotations
 
-from .cells import Cell, code, exercise_cells, md
+from .cells import (
+    Cell,
+    Lesson,
+    answer,
+    code,
+    exercise_cells,
+    key_points_cell,
+    lesson_cell,
+    md,
+    reveal,
+)
 
 TRANSLATED = True
+
+LESSON = Lesson(
+    minutes=40,
+    objectives=(
+        "import a real pi session and say what the importer had to change before the "
+        "chapter's functions accept it",
+        "predict where `build_context` cuts a real session for a given window, and check the "
+        "prediction against the ledger",
+        "compact a real session, restore from the compaction, and predict where the restored "
+        "context starts",
+        "compare two token estimators on real text and explain what the chapter's safety "
+        "margin is for",
+    ),
+    objectives_zh=(
+        "导入一个真实的 pi session，说出本章的函数接受它之前导入器必须改动什么",
+        "对给定的窗口预测 `build_context` 在真实 session 上的切点，并用账本核对你的预测",
+        "压缩一个真实 session，再从 compaction 恢复，并预测恢复后的上下文从哪里开始",
+        "在真实文本上比较两种 token 估算器，并解释本章的安全余量是做什么用的",
+    ),
+    key_points=(
+        "The chapter's rules hold unchanged on a real session: groups start at user "
+        "messages, every cut falls between two interactions, and restoring starts from the "
+        "newest compaction's first kept entry.",
+        "A real file needs repairs first: a tool call that never got its result is given a "
+        "synthetic error result, so that every interaction is complete; the importer writes a "
+        "note for every change.",
+        "An estimator is not the provider's tokenizer: on this session characters / 4 counts "
+        "fewer tokens than BPE (Step 7 measures by how much). The safety margin is there to "
+        "absorb that error (「safetyMargin 吸收估算误差」).",
+    ),
+    key_points_zh=(
+        "本章的规则在真实 session 上原样成立：组从 user 消息开始，每个切点都落在两个交互之间，"
+        "恢复从最新 compaction 的保留起点开始。",
+        "真实文件要先修复：从未得到 result 的 tool call 会补上一条合成的错误 result，让每个"
+        "交互都完整；导入器为每一处改动写一条 note。",
+        "估算器不是 provider 的 tokenizer：在这个 session 上，字符数 / 4 比 BPE 计数少"
+        "（第 7 步测出少多少）。安全余量就是用来吸收这种误差的（「safetyMargin 吸收估算误差」）。",
+    ),
+)
 
 CELLS: list[Cell] = [
     md(
@@ -41,58 +90,32 @@ CELLS: list[Cell] = [
         （`budget_ledger`）、pi 导入器（`course_lib.beyond.importers`），以及两种针对真实文本的
         估算器（`course_lib.beyond.estimators`）。
 
-        **检查。** 本 notebook 没有自己的检查：它超出了本章的范围。导入器由
+        **检查。** 本 notebook 没有自己的检查：它超越了本章的范围。导入器由
         `tests/beyond/test_import_pi.py` 测试，估算器由 `tests/beyond/test_estimators.py` 测试。
         """,
     ),
+    lesson_cell(LESSON),
     code(
         """
         %matplotlib inline
-        %config InlineBackend.figure_formats = ["png"]
 
-        import contextlib
-        import io
-
-        import pandas as pd
         from IPython.display import display
         from matplotlib.figure import Figure
 
         from course_lib import (
-            CompactionSummary,
             bpe_estimator,
             budget_ledger,
             build_context,
-            chapter_fixture,
             chars_estimator,
             create_compaction_entry,
-            fixture_estimator,
             import_pi_session,
-        )
-        from course_lib.tools.cli import main as course_lab
-        from course_lib.track.exercises import check
-        from course_lib.views import (
-            import_notes_frame,
-            deduction_frame,
-            entry_counts_frame,
-            entry_fields_frame,
-            estimator_comparison_frame,
-            fixture_frame,
-            group_budget_frame,
-            interaction_sizes_frame,
-            kept_range_frame,
-            ledger_excerpt_frame,
-            message_tokens_frame,
-            messages_frame,
-            pi_compactions_frame,
-            pi_source_frame,
-            projection_frame,
-            setup_notebook,
-            untrimmed_message_tokens,
-            workbook_root,
+            views,
         )
         from course_lib.tools.inspect_session import DEFAULT_MAX_TOKENS, DEFAULT_RESERVED_OUTPUT
+        from course_lib.track.exercises import check
+        from course_lib.views import answer_box
 
-        setup_notebook(LANG)
+        views.setup_notebook(LANG)
         """
     ),
     md(
@@ -101,46 +124,70 @@ CELLS: list[Cell] = [
 
         `data/pi-sessions/large-session.v1.jsonl` is a real pi session file
         (format v1). `import_pi_session` turns every line into a course entry that
-        crosses the same strict parser as the fixture's. Notice what the file held
-        *before* any mapping: every pi entry type is listed, so a type the file
-        lacks shows as 0, and there is no `compaction` line in this session.
+        crosses the same strict parser as the fixture's. A v1 file has no ids, so
+        an entry's id is its line number (`L0005` is line 5) and its parent is the
+        line before. First, what the file held *before* any mapping: every pi
+        entry type is listed, so a type the file lacks shows as 0; there is no
+        `compaction` line in this session.
         """,
         zh="""
         ## 第 1 步 — 导入样例
 
         `data/pi-sessions/large-session.v1.jsonl` 是一个真实的 pi session 文件（格式 v1）。
         `import_pi_session` 把每一行变成一条课程 entry，并让它经过与 fixture 相同的严格
-        parser。注意文件在任何映射*之前*保存了什么：每种 pi entry 类型都会列出，文件里没有的
-        类型显示为 0；这个 session 里没有 `compaction` 行。
+        parser。v1 文件没有 id，所以一条 entry 的 id 就是它的行号（`L0005` 是第 5 行），
+        它的 parent 是前一行。先看文件在任何映射*之前*保存了什么：每种 pi entry 类型都会
+        列出，文件里没有的类型显示为 0；这个 session 里没有 `compaction` 行。
         """,
     ),
     code(
         """
-        SAMPLE = workbook_root() / "data" / "pi-sessions" / "large-session.v1.jsonl"
+        SAMPLE = views.workbook_root() / "data" / "pi-sessions" / "large-session.v1.jsonl"
         imported = import_pi_session(SAMPLE)
         source = imported.source
         print(f"{SAMPLE.name}: pi format v{source.version}, {source.records:,} lines")
         print(f"course entries: {len(imported.entries):,}, leaf: {imported.leaf_id}")
-        pi_source_frame(source)
+        views.pi_source_frame(source)
         """
     ),
     md(
         """
-        What the lines became. A v1 file has no ids, so an entry's id is its line
-        number (`L0005` is line 5) and its parent is the line before. Notice that
-        there are more message entries than pi message lines: the extra ones are
-        results the importer added (Step 2). Settings lines (`model_change`,
-        `thinking_level_change`) and the header become metadata, which is never
-        sent to a model.
+        **Predict first.** The file holds 914 `message` lines. How many course
+        message entries does the import make: fewer, exactly 914, or more? Think of
+        Lab 11.2's rules for a tool call, then click *Show the answer* under the
+        next cell.
         """,
         zh="""
-        这些行变成了什么。v1 文件没有 id，所以一条 entry 的 id 就是它的行号（`L0005` 是第 5
-        行），它的 parent 是前一行。注意 message entries 比 pi 的 message 行多：多出来的是
-        导入器补上的 result（第 2 步）。设置行（`model_change`、`thinking_level_change`）和
-        文件头变成 metadata，metadata 永远不会发给模型。
+        **先预测。** 文件里有 914 行 `message`。导入后会得到多少条课程 message entry：更少、
+        正好 914 条，还是更多？想一想实验 11.2 对 tool call 的规则，再点击下一个单元格下面的
+        *显示答案*。
         """,
     ),
-    code("entry_counts_frame(imported.entries)"),
+    answer(
+        """
+        messages = sum(entry.type == "message" for entry in imported.entries)
+        print(f"message lines in the file: {source.entry_counts['message']:,}")
+        print(f"course message entries:    {messages:,}")
+        views.entry_counts_frame(imported.entries)
+        """
+    ),
+    reveal(
+        """
+        More: 932, that is 914 + 18 `toolResult` entries the file does not hold.
+        Lab 11.2's fourth rule says that when a group closes, every call has its
+        result; some turns of this session ended in the middle of a tool call, so
+        the importer added a result for each call left without one (Step 2 lists
+        them). Settings lines (`model_change`, `thinking_level_change`) and the
+        header became metadata, which is never sent to a model.
+        """,
+        zh="""
+        更多：932 条，也就是 914 条再加上文件里没有的 18 条 `toolResult`。实验 11.2 的第四
+        条规则说，一组结束时每个 call 都要有它的 result；这个 session 有些轮次在 tool call
+        中途结束，于是导入器为每个缺少 result 的 call 补上了一条（第 2 步列出了它们）。设置
+        行（`model_change`、`thinking_level_change`）和文件头变成了 metadata，metadata 永远
+        不会发给模型。
+        """,
+    ),
     md(
         """
         ## Step 2 — every change the importer made
@@ -161,31 +208,24 @@ CELLS: list[Cell] = [
     ),
     code(
         """
-        notes = import_notes_frame(imported)
-        (
-            notes.groupby("kind", sort=False)
-            .agg(
-                notes=("kind", "size"),
-                lines=("line", lambda lines: ", ".join(str(line) for line in lines.unique())),
-            )
-            .sort_values("notes", ascending=False, kind="stable")
-        )
+        notes = views.import_notes_frame(imported)
+        notes.value_counts("kind").reset_index()
         """
     ),
     md(
         """
-        Every note. Notice the `missing_result_repaired` rows: each tool call that
-        never got a result (the user aborted the turn, or the provider failed) now
-        has a synthetic error result, as pi itself sends one, so the interaction
-        is complete again. The routine drops (`field_dropped`,
+        Every note, with its line. Notice the `missing_result_repaired` rows: each
+        tool call that never got a result (the user aborted the turn, or the
+        provider failed) now has a synthetic error result, as pi itself sends one,
+        so the interaction is complete again. The routine drops (`field_dropped`,
         `usage_total_computed`) are one note per field, with a count and a line
         range in `detail`.
         """,
         zh="""
-        全部 notes。注意 `missing_result_repaired` 这几行：每个从未得到 result 的 tool
-        call（用户中止了这一轮，或 provider 出错）现在都有一条合成的错误 result，就像 pi
-        自己发送的那样，于是这个交互重新完整。常规的丢弃（`field_dropped`
-        和 `usage_total_computed`）每个字段一条 note，`detail` 里写着次数和行范围。
+        全部 notes 及其所在的行。注意 `missing_result_repaired` 这几行：每个从未得到 result
+        的 tool call（用户中止了这一轮，或 provider 出错）现在都有一条合成的错误 result，
+        就像 pi 自己发送的那样，于是这个交互重新完整。常规的丢弃（`field_dropped` 和
+        `usage_total_computed`）每个字段一条 note，`detail` 里写着次数和行范围。
         """,
     ),
     code("notes"),
@@ -194,32 +234,59 @@ CELLS: list[Cell] = [
         ## Step 3 — the interactions
 
         `group_interactions` splits the active path into interactions, exactly as
-        it split the fixture into three. Each row: where the interaction starts
-        and ends, how many messages and tool calls it holds, its cost under pi's
-        own heuristic (`chars_estimator`: characters / 4, rounded up), and
-        `provider tokens`, the largest context the provider reported for one of
-        its calls (`usage.totalTokens`; none for aborted or failed turns). Notice how
-        uneven the sizes are: the mean is far above the median.
+        it split the fixture into three. The file has 88 user messages (Step 1's
+        table).
+
+        **Predict first.** How many interactions does the active path hold? Decide,
+        then click *Show the answer* under the next cell.
         """,
         zh="""
         ## 第 3 步 — 交互
 
         `group_interactions` 把活动路径分成交互，与它把 fixture 分成三组的做法完全相同。
-        每一行：交互从哪里开始、到哪里结束，包含多少条消息和多少个 tool call，按 pi 自己的
-        启发式算出的成本（`chars_estimator`：字符数 / 4，向上取整），以及
-        `provider tokens`：provider 为其中某次调用报告的最大上下文（`usage.totalTokens`；被中止或失败的轮次没有
-        这一项）。注意各交互的大小多么不均：平均值远高于中位数。
+        文件里有 88 条 user 消息（第 1 步的表格）。
+
+        **先预测。** 活动路径上有多少个交互？先决定，再点击下一个单元格下面的*显示答案*。
         """,
     ),
-    code(
+    answer(
         """
         path = imported.active_path()
         chars = chars_estimator()
-        sizes = interaction_sizes_frame(path, {"tokens": chars})
-        print(f"active path: {len(path):,} entries, {len(sizes)} interactions")
-        sizes.drop(columns="group").describe().round(1)
+        sizes = views.interaction_sizes_frame(path, {"tokens": chars})
+        users = sum(entry.type == "message" and entry.message.role == "user" for entry in path)
+        print(f"active path: {len(path):,} entries, {users} user messages, {len(sizes)} interactions")
         """
     ),
+    reveal(
+        """
+        88, one per user message: 「groupInteractions() … 以 user 消息为起点」, a user
+        message closes the open interaction and opens the next one, however many
+        assistant turns and tool results follow it.
+        """,
+        zh="""
+        88 个，每条 user 消息一个：「groupInteractions() … 以 user 消息为起点」，一条 user
+        消息结束当前的交互并开启下一个，无论它后面跟着多少 assistant 轮次和 tool result。
+        """,
+    ),
+    md(
+        """
+        Each interaction as one row: where it starts and ends, how many messages
+        and tool calls it holds, its cost under pi's own heuristic
+        (`chars_estimator`: characters / 4, rounded up), and `provider tokens`, the
+        largest context the provider reported for one of its calls
+        (`usage.totalTokens`; none for aborted or failed turns). In short first.
+        Notice how uneven the sizes are: the mean is far above the median.
+        """,
+        zh="""
+        每个交互一行：它从哪里开始、到哪里结束，包含多少条消息和多少个 tool call，按 pi
+        自己的启发式算出的成本（`chars_estimator`：字符数 / 4，向上取整），以及
+        `provider tokens`：provider 为其中某次调用报告的最大上下文（`usage.totalTokens`；
+        被中止或失败的轮次没有这一项）。先看概况。注意各交互的大小多么不均：平均值远高于
+        中位数。
+        """,
+    ),
+    code('sizes.drop(columns="group").describe().round(1)'),
     md(
         """
         The ten largest interactions. Notice that they are the ones with many tool
@@ -292,107 +359,130 @@ CELLS: list[Cell] = [
         pi's defaults: a 200,000-token window with 16,384 tokens reserved for the
         answer, and no safety margin. The file holds no system message (pi does
         not store its system prompt in the session), so the replayed system
-        message costs 0 here. Notice the allowance left for messages:
+        message costs 0 here. The allowance left for messages, and what the whole
+        history costs by characters / 4:
         """,
         zh="""
         ## 第 4 步 — pi 默认设置下的账本
 
         pi 的默认设置：200,000 token 的窗口，为回答预留 16,384 个 token，没有安全余量。文件里
         没有 system message（pi 不把它的 system prompt 存进 session），所以这里重放出的
-        system message 成本为 0。注意留给消息的额度：
+        system message 成本为 0。留给消息的额度，以及按字符数 / 4 计算的整段历史的成本：
         """,
     ),
     code(
         """
         pi_budget = {"max_tokens": DEFAULT_MAX_TOKENS, "reserved_output": DEFAULT_RESERVED_OUTPUT}
         at_pi = build_context(path, **pi_budget, estimate_tokens=chars)
-        deduction_frame(at_pi)
+        print(f"the whole history: {sizes['tokens'].sum():,} tokens")
+        views.deduction_frame(at_pi)
         """
     ),
     md(
         """
-        The ledger, compacted: the three oldest and the three newest groups (and
-        both sides of the cut, when there is one). Notice that every status is
-        `kept`: there is no cut at all.
+        **Predict first.** Which `reason` does `build_context` give under pi's
+        window, and which entry starts the kept range? Decide, then click
+        *Show the answer* under the next cell.
         """,
         zh="""
-        账本（ledger）的节选：最早的三组和最新的三组（有切点时，再加上切点两侧）。注意每个
-        状态都是 `kept`：根本没有切点。
+        **先预测。** 在 pi 的窗口下，`build_context` 给出的 `reason` 是什么？保留范围从哪条
+        entry 开始？先决定，再点击下一个单元格下面的*显示答案*。
         """,
     ),
-    code("ledger_excerpt_frame(budget_ledger(path, **pi_budget, estimate_tokens=chars))"),
-    md(
-        """
-        The kept range and the reason. Every message entry fits, so `reason` is
-        `within_budget` and the context starts with the session's first message.
-        """,
-        zh="""
-        保留范围和原因。每条 message entry 都放得下，所以 `reason` 是 `within_budget`，
-        上下文从 session 的第一条消息开始。
-        """,
-    ),
-    code(
+    answer(
         """
         kept = at_pi.kept_entry_ids
         print(f"kept: {kept[0]} .. {kept[-1]} ({len(kept):,} message entries)")
         print("reason:", at_pi.reason)
-        projection_frame(at_pi.tokens)
+        views.projection_frame(at_pi.tokens)
         """
+    ),
+    reveal(
+        """
+        `within_budget`, from `L0002`, the session's first message: the whole
+        history fits the allowance, so no group is left out and the context starts
+        where the session starts. `tokens.messages` is the whole history's cost.
+        """,
+        zh="""
+        `within_budget`，从 session 的第一条消息 `L0002` 开始：整段历史都放得下消息额度，
+        没有哪一组被留在外面，上下文从 session 的开头开始。`tokens.messages` 就是整段历史
+        的成本。
+        """,
     ),
     md(
         """
-        ## Step 5 — a smaller window: a real cut
-
-        The same session with a 50,000-token window (the same 16,384 reserved).
-        Notice the allowance: far less than the history costs, so older
-        interactions must go.
+        The ledger, compacted: the three oldest and the three newest groups (and
+        both sides of the cut, when there is one). Every status is `kept`.
         """,
         zh="""
-        ## 第 5 步 — 更小的窗口：真正的裁剪
+        账本的节选：最早的三组和最新的三组（有切点时，再加上切点两侧）。每个状态都是
+        `kept`。
+        """,
+    ),
+    code("views.ledger_excerpt_frame(budget_ledger(path, **pi_budget, estimate_tokens=chars))"),
+    md(
+        """
+        ## Step 5 — a smaller window
 
-        同一个 session，换成 50,000 token 的窗口（同样预留 16,384）。注意消息额度：远小于
-        历史的成本，所以较早的交互必须离开上下文。
+        The same session with a 50,000-token window (the same 16,384 reserved).
+        The allowance is far less than the history costs, so older interactions
+        must go:
+        """,
+        zh="""
+        ## 第 5 步 — 更小的窗口
+
+        同一个 session，换成 50,000 token 的窗口（同样预留 16,384）。消息额度远小于历史的
+        成本，所以较早的交互必须离开上下文：
         """,
     ),
     code(
         """
         small_budget = {"max_tokens": 50_000, "reserved_output": DEFAULT_RESERVED_OUTPUT}
         at_small = build_context(path, **small_budget, estimate_tokens=chars)
-        deduction_frame(at_small)
+        views.deduction_frame(at_small)
         """
     ),
     md(
         """
-        The ledger now has a cut. Notice that it falls between two groups: the
-        groups above the `cut` row are left out whole, the groups below it are
-        kept whole, so no tool call loses its result.
+        **Predict first.** Where can the cut fall: at any message, wherever the
+        running total reaches the allowance, or only at some? What kind of message
+        is the first kept entry, and can the cut separate a tool call from its
+        result? Decide, then click *Show the answer* under the next cell.
         """,
         zh="""
-        账本现在有了切点。注意它落在两组之间：`cut` 行以上的组整体留在外面，以下的组整体
-        保留，所以没有哪个 tool call 会丢掉它的 result。
+        **先预测。** 切点可以落在哪里：累计到额度的任何一条消息处，还是只能落在某些位置？
+        保留起点是哪一种消息？切点会不会把一个 tool call 和它的 result 分开？先决定，再点击
+        下一个单元格下面的*显示答案*。
         """,
     ),
-    code("ledger_excerpt_frame(budget_ledger(path, **small_budget, estimate_tokens=chars))"),
-    md(
+    answer(
         """
-        The entries on both sides of the cut (`sent` says whether each one is in
-        the context). Notice that the first kept entry is a user message: a
-        context always starts where an interaction starts.
-        """,
-        zh="""
-        切点两侧的 entries（`sent` 表示每条是否在上下文中）。注意第一条保留的 entry 是一条
-        user 消息：上下文总是从一个交互的开头开始。
-        """,
-    ),
-    code(
-        """
+        display(views.ledger_excerpt_frame(budget_ledger(path, **small_budget, estimate_tokens=chars)))
         kept = at_small.kept_entry_ids
         print(f"kept: {kept[0]} .. {kept[-1]} ({len(kept):,} message entries)")
         print("reason:", at_small.reason)
         start = next(index for index, entry in enumerate(path) if entry.id == kept[0])
+        print("the first kept entry is a", path[start].message.role, "message")
         around_cut = path[start - 3 : start + 3]
-        fixture_frame(around_cut, chars, groups=False).assign(sent=[entry.id in kept for entry in around_cut])
+        views.fixture_frame(around_cut, chars, groups=False).assign(sent=[entry.id in kept for entry in around_cut])
         """
+    ),
+    reveal(
+        """
+        Only between two groups. The ledger shows the cut between group 54 and
+        group 55: groups above the `cut` row are left out whole, groups below it
+        are kept whole. The first kept entry, `L0703`, is a user message: a context
+        always starts where an interaction starts, so no tool call loses its
+        result. This is the chapter's rule for the fixture, 「裁剪位置只能落在 a1/u2
+        或 a2/u3 之间」 (a cut may only fall between `a1|u2` or `a2|u3`), on 88
+        interactions instead of 3.
+        """,
+        zh="""
+        只能落在两组之间。账本显示切点在第 54 组和第 55 组之间：`cut` 行以上的组整体留在
+        外面，以下的组整体保留。保留起点 `L0703` 是一条 user 消息：上下文总是从一个交互的
+        开头开始，所以没有哪个 tool call 会丢掉它的 result。这正是本章对 fixture 说的规则
+        「裁剪位置只能落在 a1/u2 或 a2/u3 之间」，只是这里有 88 个交互，而不是 3 个。
+        """,
     ),
     md(
         """
@@ -412,7 +502,7 @@ CELLS: list[Cell] = [
     ),
     code(
         """
-        walk = group_budget_frame(path, **small_budget, estimate_tokens=chars)
+        walk = views.group_budget_frame(path, **small_budget, estimate_tokens=chars)
         colours = walk["status"].map({"kept": "#86efac", "trimmed": "#e5e7eb", "overflow": "#fca5a5"})
         figure = Figure(figsize=(9, 3), dpi=100)
         axes = figure.add_subplot()
@@ -467,28 +557,28 @@ CELLS: list[Cell] = [
     ),
     md(
         """
-        ## Step 6 — what pi's compaction kept, and what `build_context` keeps
+        ## Step 6 — compacting the session, and restoring from it
 
         When a file holds pi compactions, `pi_compactions_frame` puts each one
         beside `build_context`: pi's first kept entry as imported (the importer
         moves it back to the user message that starts its interaction, and says
         so in a note), and what `build_context` keeps of the same path with the
-        20,000 tokens of recent history pi's compaction aims to keep. Notice what
-        this file says:
+        20,000 tokens of recent history pi's compaction aims to keep. What this
+        file says:
         """,
         zh="""
-        ## 第 6 步 — pi 的 compaction 保留了什么，`build_context` 保留什么
+        ## 第 6 步 — 压缩这个 session，再从压缩中恢复
 
         文件里有 pi 的 compaction 时，`pi_compactions_frame` 把每一次都与 `build_context`
-        并排列出：导入后 pi 的第一条保留 entry（导入器把它移回开启该交互的那条 user 消息，
-        并用一条 note 说明），以及 `build_context` 在同一条路径上、按 pi 的 compaction 想要
-        保留的 20,000 token 近期历史所保留的部分。注意这个文件给出的结果：
+        并排列出：导入后 pi 的保留起点（导入器把它移回开启该交互的那条 user 消息，并用一条
+        note 说明），以及 `build_context` 在同一条路径上、按 pi 的 compaction 想要保留的
+        20,000 token 近期历史所保留的部分。这个文件给出的结果：
         """,
     ),
     code(
         """
         print("compaction lines in the file:", source.entry_counts.get("compaction", 0))
-        compactions = pi_compactions_frame(imported, estimate_tokens=chars)
+        compactions = views.pi_compactions_frame(imported, estimate_tokens=chars)
         if compactions.empty:
             print("pi never compacted this session, so there is no pi cut to compare with.")
         else:
@@ -503,72 +593,95 @@ CELLS: list[Cell] = [
         """
         No compaction, and the largest call stayed below pi's default threshold.
         So instead of comparing with something pi never did, we compact the
-        session ourselves, where `build_context` cut it at 50,000 tokens.
-        Writing a real summary is a model's job (outside this chapter), so the
-        summary below is a stand-in that says what it is; only its cost matters
-        here. `tokens_before` is what the whole history costs, as Lab 11.4
-        recorded it.
+        session ourselves, where `build_context` cut it at 50,000 tokens: the
+        first kept entry is Step 5's. Writing a real summary is a model's job
+        (outside this chapter), so the summary below is a stand-in that says what
+        it is; only its cost matters here. `tokens_before` is what the whole
+        history costs, as Lab 11.4 recorded it.
         """,
         zh="""
         没有 compaction，而且最大的那次调用也低于 pi 的默认阈值。所以我们不去和 pi 从未做过
         的事比较，而是自己压缩这个 session，切点就取 `build_context` 在 50,000 token 下裁剪
-        的位置。写出真正的摘要是模型的工作（不在本章范围内），所以下面的摘要只是一个替身，
-        它自己也这么说；这里只关心它的成本。`tokens_before` 是整段历史的成本，与实验 11.4
-        的记录方式相同。
+        的位置：保留起点就是第 5 步的那一条。写出真正的摘要是模型的工作（不在本章范围内），
+        所以下面的摘要只是一个替身，它自己也这么说；这里只关心它的成本。`tokens_before`
+        是整段历史的成本，与实验 11.4 的记录方式相同。
         """,
     ),
     code(
         """
         left_out = [row for row in budget_ledger(path, **small_budget, estimate_tokens=chars) if row.status == "trimmed"]
-        stand_in = CompactionSummary(
-            goal="Stand-in summary written by this notebook, not by pi or a model",
-            constraints=[],
-            completed=[
+        stand_in = {
+            "goal": "Stand-in summary written by this notebook, not by pi or a model",
+            "constraints": [],
+            "completed": [
                 f"Interactions 1-{len(left_out)} ({left_out[0].entry_ids[0]} .. "
                 f"{left_out[-1].entry_ids[-1]}) are left out of the context"
             ],
-            decisions=[],
-            changed_files=[],
-            unresolved=["What happened in them is not summarised: a real summary is a model's job"],
-            next=[],
-        )
+            "decisions": [],
+            "changedFiles": [],
+            "unresolved": ["What happened in them is not summarised: a real summary is a model's job"],
+            "next": [],
+        }
         compaction = create_compaction_entry(
             path,
             id="demo-compaction",
             timestamp=path[-1].timestamp + 1,
             summary=stand_in,
             first_kept_entry_id=at_small.kept_entry_ids[0],
-            tokens_before=untrimmed_message_tokens(path, chars),
+            tokens_before=views.untrimmed_message_tokens(path, chars),
         )
-        entry_fields_frame(compaction)
+        views.entry_fields_frame(compaction)
         """
     ),
     md(
         """
-        Restore: append the compaction to (a copy of) the path and project again
-        with the 50,000-token window. Nothing is written to the file. Notice the
-        summary's own row in the deduction table: it is paid from the allowance
-        before any group. The same entries are kept, but the reason is now
-        `within_budget`: the interactions before the first kept entry are no
-        longer candidates, the summary stands in for them.
+        Restore: append the compaction to (a copy of) the path and project again.
+        Nothing is written to the file, and the summary message has a cost of its
+        own.
+
+        **Predict first.** With the compaction on the path, where does the kept
+        range start at 50,000 tokens, and where at pi's 200,000? Which `reason`
+        does each give? Decide, then click *Show the answer* under the next cell.
         """,
         zh="""
-        恢复：把 compaction 追加到路径（的一份副本）上，再用 50,000 token 的窗口重新投影。
-        文件里什么也没有写入。注意扣除表里摘要自己的那一行：它在任何组之前先从额度中扣除。
-        保留的 entries 不变，但 `reason` 现在是 `within_budget`：第一条保留 entry 之前的
-        交互不再是候选，摘要替代了它们。
+        恢复：把 compaction 追加到路径（的一份副本）上，再做一次上下文投影。文件里什么也
+        没有写入；摘要消息有它自己的成本。
+
+        **先预测。** compaction 在路径上以后，50,000 token 时保留范围从哪里开始？pi 的
+        200,000 token 时又从哪里开始？各自的 `reason` 是什么？先决定，再点击下一个单元格
+        下面的*显示答案*。
         """,
     ),
-    code(
+    answer(
         """
         compacted = [*path, compaction]
         restored = build_context(compacted, **small_budget, estimate_tokens=chars)
-        kept = restored.kept_entry_ids
-        print(f"kept: {kept[0]} .. {kept[-1]} ({len(kept):,} message entries)")
-        print("reason:", restored.reason)
-        deduction_frame(restored, chars)
+        display(views.deduction_frame(restored, chars))
+        windows = [DEFAULT_MAX_TOKENS, 50_000]
+        options = {"reserved_output": DEFAULT_RESERVED_OUTPUT, "estimators": {"chars": chars}}
+        views.kept_range_frame(compacted, windows, **options)
         """
     ),
+    reveal(
+        """
+        At the compaction's first kept entry, `L0703`, in both windows, and the
+        reason is `within_budget` in both. Restoring starts from the newest
+        compaction on the path (Lab 11.5): only the messages from its first kept
+        entry on are candidates, so the interactions before it are no longer
+        candidates however much room is left; the summary stands in for them. At
+        50,000 the summary is paid first, from the same allowance, and the kept
+        groups still fit beside it. The history itself is unchanged: the next
+        table projects the path as imported.
+        """,
+        zh="""
+        两个窗口下都从 compaction 的保留起点 `L0703` 开始，`reason` 都是 `within_budget`。
+        恢复从路径上最新的 compaction 开始（实验 11.5）：只有从它的保留起点开始的消息是候选，
+        所以无论还剩多少空间，它之前的交互都不再是候选；摘要代替了它们。在 50,000 token 下，
+        摘要先从同一份额度中付出，保留的各组在它旁边仍然放得下。历史本身没有改变：下一张表
+        对导入时的路径做上下文投影。
+        """,
+    ),
+    code("views.kept_range_frame(path, windows, **options)"),
     md(
         """
         The first messages of the restored context: the summary comes first, as
@@ -577,36 +690,10 @@ CELLS: list[Cell] = [
         """,
         zh="""
         恢复后上下文的前几条消息：摘要排在最前面，是一条合成的 user 消息，后面是从
-        compaction 的第一条保留 entry 开始的保留后缀。
+        compaction 的保留起点开始的保留后缀。
         """,
     ),
-    code("messages_frame(restored, chars).head(4)"),
-    md(
-        """
-        With and without the compaction, under both windows. Notice the last two
-        rows: once the compaction is on the path, even pi's 200,000-token window
-        starts at its first kept entry, because restoring starts from the newest
-        summary. The history itself is unchanged.
-        """,
-        zh="""
-        有无 compaction，两种窗口下的对比。注意最后两行：一旦 compaction 在路径上，即使是
-        pi 的 200,000 token 窗口也从它的第一条保留 entry 开始，因为恢复从最新摘要开始。
-        历史本身没有改变。
-        """,
-    ),
-    code(
-        """
-        windows = [DEFAULT_MAX_TOKENS, 50_000]
-        options = {"reserved_output": DEFAULT_RESERVED_OUTPUT, "estimators": {"chars": chars}}
-        pd.concat(
-            [
-                kept_range_frame(path, windows, **options).assign(path="as imported"),
-                kept_range_frame(compacted, windows, **options).assign(path="with demo-compaction"),
-            ],
-            ignore_index=True,
-        )
-        """
-    ),
+    code("views.messages_frame(restored, chars).head(4)"),
     md(
         """
         ## Step 7 — two estimators: characters / 4 and BPE
@@ -615,15 +702,18 @@ CELLS: list[Cell] = [
         tokens (`o200k_base`, from a vocabulary that ships with the package, so
         it works offline). Neither is the tokenizer of the model that ran this
         session: only the provider's own counts are exact. First the fixture,
-        beside the chapter's teaching estimator. Notice that its short English
-        sentences cost fewer BPE tokens than characters / 4 suggests:
+        beside the chapter's test estimator, in its English text
+        (`chapter_fixture()`), the language of this real session. Notice that its
+        short English sentences cost fewer BPE tokens than characters / 4 suggests
+        (with `chapter_fixture("zh")`'s Chinese sentences it is the other way
+        round: more BPE tokens than characters / 4):
         """,
         zh="""
         ## 第 7 步 — 两种估算器：字符数 / 4 与 BPE
 
         `chars_estimator` 是 pi 的启发式；`bpe_estimator` 计算真实的 BPE
         token（`o200k_base`，词表随包一起提供，所以离线也能用）。两者都不是运行这个 session 的
-        模型的 tokenizer：只有 provider 自己的计数是精确的。先看 fixture，旁边是本章的教学
+        模型的 tokenizer：只有 provider 自己的计数是精确的。先看 fixture，旁边是本章的测试
         估算器。这里用的是 fixture 的英文文本（`chapter_fixture()`），与这个真实 session
         同一种语言。注意这些简短的英文句子按 BPE 计价，比字符数 / 4 预估的少（换成
         `chapter_fixture("zh")` 的中文句子，结论正好相反：中文的 BPE token 多于字符数 / 4）：
@@ -631,12 +721,14 @@ CELLS: list[Cell] = [
     ),
     code(
         """
+        from course_lib import chapter_fixture, fixture_estimator
+
         bpe = bpe_estimator()
-        fixture_tokens = message_tokens_frame(
+        fixture_tokens = views.message_tokens_frame(
             chapter_fixture(), {"fixture": fixture_estimator(), "chars": chars, "bpe": bpe}
         )
         display(fixture_tokens)
-        estimator_comparison_frame(fixture_tokens, "chars", "bpe")
+        views.estimator_comparison_frame(fixture_tokens, "chars", "bpe")
         """
     ),
     md(
@@ -654,8 +746,8 @@ CELLS: list[Cell] = [
     ),
     code(
         """
-        real_tokens = message_tokens_frame(path, {"chars": chars, "bpe": bpe})
-        estimator_comparison_frame(real_tokens, "chars", "bpe")
+        real_tokens = views.message_tokens_frame(path, {"chars": chars, "bpe": bpe})
+        views.estimator_comparison_frame(real_tokens, "chars", "bpe")
         """
     ),
     md(
@@ -694,18 +786,88 @@ CELLS: list[Cell] = [
     ),
     md(
         """
-        What the estimator changes in the budget. Notice the 50,000-token rows:
-        BPE prices the same messages higher, so fewer interactions fit and the
-        cut moves later. Under pi's window everything fits either way.
+        **Predict first.** At 50,000 tokens (Step 5), characters / 4 chose the
+        messages that fill the allowance as far as whole groups allow. Priced by
+        BPE, do the same messages still fit in that allowance? Decide, then click
+        *Show the answer* under the next cell.
         """,
         zh="""
-        估算器给预算带来的变化。注意 50,000 token 的几行：BPE 给同样的消息定价更高，所以
-        放下的交互更少，切点向更新的一侧移动。在 pi 的窗口下，两种估算都能全部放下。
+        **先预测。** 在 50,000 token 下（第 5 步），字符数 / 4 选出的消息在完整组允许的范围
+        内尽量填满了消息额度。按 BPE 计价，同样这些消息还放得进这份额度吗？先决定，再点击
+        下一个单元格下面的*显示答案*。
+        """,
+    ),
+    answer(
+        """
+        allowance = at_small.tokens.available_for_messages
+        sent = real_tokens[real_tokens["entry id"].isin(at_small.kept_entry_ids)]
+        ratio = real_tokens["bpe"].sum() / real_tokens["chars"].sum()
+        print(f"allowance for messages:       {allowance:,}")
+        print(f"the kept messages, chars / 4: {sent['chars'].sum():,}")
+        print(f"the same messages, BPE:       {sent['bpe'].sum():,}")
+        print(f"BPE / chars over the file:    {ratio:.3f}")
+        """
+    ),
+    reveal(
+        """
+        No: by BPE the same messages cost more than the allowance. Over this file
+        characters / 4 counts about 1 / 1.102 of the BPE tokens (the ratio printed
+        above), so a context that fills the allowance by characters / 4 overflows
+        it by BPE. This is what the chapter's safety margin is for: 「reservedOutput
+        给本轮 assistant 回复留空间，safetyMargin 吸收估算误差」 (the reserved output
+        leaves room for the answer, the safety margin absorbs the estimator's
+        error). pi's defaults set no margin.
+        """,
+        zh="""
+        放不进：按 BPE 计价，同样的消息超过了消息额度。就整个文件而言，字符数 / 4 只数出
+        BPE token 的大约 1 / 1.102（上面打印的比例），所以按字符数 / 4 填满额度的上下文，
+        按 BPE 就会超出。这正是本章安全余量的用途：「reservedOutput 给本轮 assistant 回复留
+        空间，safetyMargin 吸收估算误差」。pi 的默认设置没有安全余量。
+        """,
+    ),
+    md(
+        """
+        A margin sized from the measured error. If the estimator counts 1 / ratio
+        of the real tokens, messages it prices at *A* / ratio really cost about *A*:
+        so a safety margin of *A* × (1 − 1 / ratio) keeps the real cost within the
+        allowance *A*. The chapter does not give this rule; the workbook chose it
+        as a rough one: the ratio is an average over the whole file, not a bound
+        for one context. The same 50,000-token window with that margin:
+        """,
+        zh="""
+        根据测得的误差确定安全余量。如果估算器只数出真实 token 的 1 / ratio，它定价为
+        *A* / ratio 的消息实际大约花费 *A*：所以 *A* × (1 − 1 / ratio) 的安全余量能让真实
+        成本留在额度 *A* 之内。本章没有给出这条规则；本工作簿选用它作为粗略的估计：这个比例
+        是整个文件的平均值，不是某一份上下文的上限。同样 50,000 token 的窗口，加上这个安全
+        余量：
         """,
     ),
     code(
         """
-        kept_range_frame(
+        margin = round(allowance * (1 - 1 / ratio))
+        with_margin = build_context(path, **small_budget, safety_margin=margin, estimate_tokens=chars)
+        sent = real_tokens[real_tokens["entry id"].isin(with_margin.kept_entry_ids)]
+        print(f"safety_margin: {margin:,}")
+        print(f"first kept:    {with_margin.kept_entry_ids[0]}")
+        print(f"the kept messages, BPE: {sent['bpe'].sum():,} of the {allowance:,} without a margin")
+        """
+    ),
+    md(
+        """
+        The other way to absorb the error: price with BPE in the first place.
+        Notice the 50,000-token rows: BPE prices the same messages higher, so fewer
+        interactions fit and the cut moves later. Under pi's window everything fits
+        either way.
+        """,
+        zh="""
+        吸收误差的另一种办法：一开始就按 BPE 计价。注意 50,000 token 的几行：BPE 给同样的
+        消息定价更高，所以放下的交互更少，切点向更新的一侧移动。在 pi 的窗口下，两种估算都
+        能全部放下。
+        """,
+    ),
+    code(
+        """
+        views.kept_range_frame(
             path,
             [DEFAULT_MAX_TOKENS, 50_000],
             reserved_output=DEFAULT_RESERVED_OUTPUT,
@@ -715,7 +877,36 @@ CELLS: list[Cell] = [
     ),
     md(
         """
-        ## Your own pi session
+        ### Exercise real-e1 — no safety margin
+
+        pi's defaults set no safety margin. Say in a sentence when a context
+        chosen with characters / 4 could then exceed the real window, and why it
+        did not happen in this session. Then open the model answer.
+        """,
+        zh="""
+        ### 练习 real-e1 — 没有安全余量
+
+        pi 的默认设置没有安全余量。用一句话说明：用字符数 / 4 选出的上下文在什么情况下会超过
+        真实的窗口，以及为什么这个 session 没有发生这种情况。然后打开参考答案。
+        """,
+    ),
+    reveal(
+        """
+        When the chosen messages nearly fill the allowance: their real count is
+        about 10% higher than characters / 4 says, and nothing is left to absorb
+        it. In this session the whole history costs far less than pi's 183,616
+        tokens for messages, by either estimator (Step 4 and the table above), so
+        the error never reaches the edge.
+        """,
+        zh="""
+        当选出的消息几乎填满额度时：它们的真实计数比字符数 / 4 给出的多大约 10%，却没有
+        余量来吸收。在这个 session 里，无论用哪种估算器，整段历史都远小于 pi 留给消息的
+        183,616 个 token（第 4 步和上面的表），所以误差从未碰到边界。
+        """,
+    ),
+    md(
+        """
+        ## Your own pi session *(optional)*
 
         pi keeps every session as a JSONL file under
         `~/.pi/agent/sessions/--<working folder>--/<time>_<id>.jsonl`. Open one
@@ -727,7 +918,7 @@ CELLS: list[Cell] = [
         from course_lib import import_pi_session
 
         mine = import_pi_session(Path.home() / ".pi/agent/sessions/--your-folder--/your-file.jsonl")
-        import_notes_frame(mine)
+        views.import_notes_frame(mine)
         ```
 
         Every step above works on `mine` instead of `imported`. Or, from the
@@ -745,7 +936,7 @@ CELLS: list[Cell] = [
         table, its ledger and its kept range are the ones of Step 5.
         """,
         zh="""
-        ## 你自己的 pi session
+        ## 你自己的 pi session *（选做）*
 
         pi 把每个 session 保存为一个 JSONL 文件，路径是
         `~/.pi/agent/sessions/--<working folder>--/<time>_<id>.jsonl`。在 notebook 单元格里
@@ -757,7 +948,7 @@ CELLS: list[Cell] = [
         from course_lib import import_pi_session
 
         mine = import_pi_session(Path.home() / ".pi/agent/sessions/--your-folder--/your-file.jsonl")
-        import_notes_frame(mine)
+        views.import_notes_frame(mine)
         ```
 
         上面的每一步都可以把 `imported` 换成 `mine` 来运行。也可以在仓库根目录让命令行一次
@@ -776,6 +967,11 @@ CELLS: list[Cell] = [
     ),
     code(
         """
+        import contextlib
+        import io
+
+        from course_lib.tools.cli import main as course_lab
+
         printed = io.StringIO()
         with contextlib.chdir(SAMPLE.parent), contextlib.redirect_stdout(printed):
             status = course_lab(["inspect", SAMPLE.name, "--max-tokens", "50000"])
@@ -783,4 +979,5 @@ CELLS: list[Cell] = [
         print("exit status:", status)
         """
     ),
+    key_points_cell(LESSON),
 ]

@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from .cells import Cell, answer, code, exercise_cells, md, reveal
+from .cells import (
+    Cell,
+    Lesson,
+    answer,
+    code,
+    exercise_cells,
+    key_points_cell,
+    lesson_cell,
+    md,
+    reveal,
+)
 
 TRANSLATED = True
 
@@ -15,6 +25,43 @@ CODEX_LINE = (
     '"rollout-your-file.jsonl"'
 )
 """The two commented-out lines of the "your own session" cell: code, the same in both editions."""
+
+LESSON = Lesson(
+    minutes=30,
+    objectives=(
+        "import a Claude Code, a Codex CLI and a pi session with one function, and read the "
+        "notes on what each import changed",
+        "predict where the chapter's budget starts the kept range of a session its agent has "
+        "already compacted",
+        "compare an agent's compaction summaries with the chapter's seven summary fields",
+        "explain why the tokens an agent counts differ from the chapter's estimate of the "
+        "same file",
+    ),
+    objectives_zh=(
+        "用同一个函数导入 Claude Code、Codex CLI 和 pi 的 session，并读懂每次导入改动了什么的说明",
+        "预测本章的预算在一个已经被 agent 自己压缩过的 session 上，保留范围从哪里开始",
+        "把 agent 的 compaction 摘要与本章摘要的七个字段对照",
+        "解释为什么 agent 统计的 token 与本章对同一个文件的估算不同",
+    ),
+    key_points=(
+        "Three agents, one chapter: every import yields strict course entries, and the "
+        "chapter's functions run on them unchanged.",
+        "With a compaction on the active path, the kept range starts at its first kept entry "
+        "however much room is left: the summary stands in for what came before.",
+        "The agents' summaries fill the seven fields unevenly; text that fits no field is kept "
+        "in `unresolved`, never lost.",
+        "An agent counts everything it sends (system prompt, tool definitions) with its own "
+        "tokenizer; the chapter can only estimate what the file holds.",
+    ),
+    key_points_zh=(
+        "三个 agent，一章内容：每次导入都得到严格的课程 entry，本章的函数原样在上面运行。",
+        "活动路径上有 compaction 时，无论还剩多少空间，保留范围都从它的保留起点开始：摘要代替"
+        "了之前的内容。",
+        "agent 的摘要填写七个字段的情况参差不齐；不属于任何字段的文字放进 `unresolved`，不会丢失。",
+        "agent 用自己的 tokenizer 统计它发送的一切（system prompt、工具定义）；本章只能估算"
+        "文件里有的内容。",
+    ),
+)
 
 CELLS: list[Cell] = [
     md(
@@ -67,10 +114,10 @@ CELLS: list[Cell] = [
         本 notebook 的表格由 `tests/views/test_agents.py` 测试。
         """,
     ),
+    lesson_cell(LESSON),
     code(
         """
         %matplotlib inline
-        %config InlineBackend.figure_formats = ["png"]
 
         from pathlib import Path
 
@@ -78,23 +125,18 @@ CELLS: list[Cell] = [
         from matplotlib.figure import Figure
         from matplotlib.ticker import LogLocator, NullFormatter, StrMethodFormatter
 
-        from course_lib import CompactionEntry, build_context, chars_estimator, import_session, render_summary
-        from course_lib.track.exercises import check
-        from course_lib.views import (
-            agent_compactions_frame,
-            agent_overview_frame,
-            agent_usage_frame,
-            answer_box,
-            compaction_groups,
-            note_kinds_frame,
-            setup_notebook,
-            summary_fields_frame,
-            summary_labels,
-            usage_summary_frame,
-            workbook_root,
+        from course_lib import (
+            CompactionEntry,
+            build_context,
+            chars_estimator,
+            import_session,
+            render_summary,
+            views,
         )
+        from course_lib.track.exercises import check
+        from course_lib.views import answer_box
 
-        setup_notebook(LANG)
+        views.setup_notebook(LANG)
         """
     ),
     md(
@@ -121,7 +163,7 @@ CELLS: list[Cell] = [
     ),
     code(
         """
-        DATA = workbook_root() / "data"
+        DATA = views.workbook_root() / "data"
         SAMPLES = [
             DATA / "pi-sessions" / "large-session.v1.jsonl",
             DATA / "claude-code-sessions" / "sample-session.jsonl",
@@ -151,10 +193,10 @@ CELLS: list[Cell] = [
         note，注明它涉及的行和 entry。下表按种类统计 notes，每个 agent 一列。注意三者
         共有的种类（从未得到 result 的 tool call，在哪里都以同样的方式修复），以及只有
         Claude Code 和 Codex 才需要的种类：合并成一条消息的多条记录、永远不会发给模型的
-        记录、由本章规则选出 first kept entry 的 compaction。
+        记录、由本章规则选出保留起点的 compaction。
         """,
     ),
-    code("note_kinds_frame(imports)"),
+    code("views.note_kinds_frame(imports)"),
     md(
         """
         ## Step 3 — one budget for three agents
@@ -197,7 +239,7 @@ CELLS: list[Cell] = [
     ),
     answer(
         """
-        overview = agent_overview_frame(imports, **BUDGET)
+        overview = views.agent_overview_frame(imports, **BUDGET)
         overview
         """
     ),
@@ -212,7 +254,7 @@ CELLS: list[Cell] = [
         budget to cut it (`trimmed`).
         """,
         zh="""
-        更晚，但并没有裁剪。两个保留范围都从 agent 最新一次 compaction 的 first kept entry
+        更晚，但并没有裁剪。两个保留范围都从 agent 最新一次 compaction 的保留起点
         开始，`reason` 是 `within_budget`：恢复从活动路径上最新的摘要开始（实验 11.5），
         所以那条 entry 之前的交互不再是候选，无论还剩多少空间。摘要代替了它们。只有从未
         压缩过的 pi session 长到需要预算来裁剪（`trimmed`）。
@@ -263,14 +305,14 @@ CELLS: list[Cell] = [
         `compacted` 记录则没有写明。导入器把每次 compaction 挂在
         它发生的位置（「落在哪条 entry 之后」一列），并记录 agent 说它保留了多少条 entry
         （「agent 保留的 entry 数」：0 表示它的摘要代表整段历史）。本章至少保留一个完整的
-        交互，所以 first kept 一列由本章的规则选出，并附一条 note。右边是本章在我们的预算下
+        交互，所以 first kept 一列（保留起点）由本章的规则选出，并附一条 note。右边是本章在我们的预算下
         对同一段历史（到那条 entry 为止）的上下文投影。注意两列「压缩前 token」：agent 的
         计数与本章对同样这些消息的估算并排。
         """,
     ),
     code(
         """
-        compactions = agent_compactions_frame(imports, **BUDGET)
+        compactions = views.agent_compactions_frame(imports, **BUDGET)
         for imported in imports.values():
             if not imported.compactions:
                 print(f"{imported.label} never compacted this session.")
@@ -305,9 +347,10 @@ CELLS: list[Cell] = [
         Claude Code writes its summary as Markdown sections and Codex CLI as a
         handoff note; the importers map each section onto a field, and keep
         text that fits no field in `unresolved`, under its own heading, so
-        nothing is lost (`unmapped items` counts those). Notice that no
-        summary fills `constraints`, and that the two agents fill different
-        fields from one compaction to the next.
+        nothing is lost. First the Codex sample's second summary, as the model
+        reads it after restoring. Notice that the whole handoff note landed in
+        `unresolved`: it has no headings, so no field claims any of it, and the
+        `goal` line says so instead of inventing one.
         """,
         zh="""
         ## 第 5 步 — 摘要里有什么：对照七个字段
@@ -315,30 +358,16 @@ CELLS: list[Cell] = [
         本章的摘要有七个字段（`goal`、`constraints`、`completed`、`decisions`、
         `changedFiles`、`unresolved`、`next`）。Claude Code 把摘要写成若干 Markdown 小节，
         Codex CLI 写成一份交接说明；导入器把每一节映射到一个字段，不属于任何字段的文字放进
-        `unresolved`，前面带着它原来的标题，所以不会丢失任何内容（「未归入字段的条目」统计这些
-        条目）。注意没有哪份摘要填写了 `constraints`，而且两个 agent 每次 compaction 填写的
-        字段都不一样。
-        """,
-    ),
-    code("summary_fields_frame(imports)"),
-    md(
-        """
-        The Codex sample's second summary, as the model reads it after
-        restoring. Notice that the whole handoff note landed in `unresolved`:
-        it has no headings, so no field claims any of it, and the `goal` line
-        says so instead of inventing one.
-        """,
-        zh="""
-        Codex 样例的第二份摘要，恢复后模型读到的就是这样。注意整份交接说明都落进了
-        `unresolved`：它没有标题，没有哪个字段能认领其中任何一句；`goal` 这一行也如实说明
-        了这一点，而不是编造一个目标。
+        `unresolved`，前面带着它原来的标题，所以不会丢失任何内容。先看 Codex 样例的第二份
+        摘要，恢复后模型读到的就是这样。注意整份交接说明都落进了 `unresolved`：它没有标题，
+        没有哪个字段能认领其中任何一句；`goal` 这一行也如实说明了这一点，而不是编造一个目标。
         """,
     ),
     code(
         """
         codex = imports["sample-rollout.jsonl"]
         newest = [entry for entry in codex.active_path() if isinstance(entry, CompactionEntry)][-1]
-        print(render_summary(newest.summary, summary_labels(LANG)))
+        print(render_summary(newest.summary, views.summary_labels(LANG)))
         """
     ),
     *exercise_cells(
@@ -346,17 +375,36 @@ CELLS: list[Cell] = [
         """
         ### Exercise three-q2 — the fields every summary filled
 
-        Which of the seven fields did *every* compaction of the Claude Code
-        sample fill? Give their wire names as a set, such as `{"goal"}`.
+        Do the same for the Claude Code sample (`imports["sample-session.jsonl"]`):
+        which of the seven fields did *every* one of its compactions fill? Render
+        its summaries as the cell above does, or read each import compaction's
+        `fields_filled` (`imports["sample-session.jsonl"].compactions`). Give
+        their wire names as a set, such as `{"goal"}`.
         """,
         "answer_q2 = ...",
         zh="""
         ### 练习 three-q2 — 每份摘要都填写了的字段
 
-        Claude Code 样例的*每一次* compaction 都填写了七个字段中的哪几个？用 wire 名称写成
-        一个集合，例如 `{"goal"}`。
+        对 Claude Code 样例（`imports["sample-session.jsonl"]`）做同样的事：它的*每一次*
+        compaction 都填写了七个字段中的哪几个？可以像上面的单元格那样渲染它的摘要，也可以读
+        每次导入的 compaction 的 `fields_filled`（`imports["sample-session.jsonl"].compactions`）。
+        用 wire 名称写成一个集合，例如 `{"goal"}`。
         """,
     ),
+    md(
+        """
+        The fields each compaction filled, one row per compaction (pi's session
+        has none; `unmapped items` counts the items kept in `unresolved` under
+        their own heading). Notice that no summary fills `constraints`, and that
+        the two agents fill different fields from one compaction to the next.
+        """,
+        zh="""
+        每一次 compaction 填写了哪些字段，每次 compaction 一行（pi 的 session 没有
+        compaction；「未归入字段的条目」统计以原标题放进 `unresolved` 的条目）。注意没有哪份
+        摘要填写了 `constraints`，而且两个 agent 每次 compaction 填写的字段都不一样。
+        """,
+    ),
+    code("views.summary_fields_frame(imports)"),
     md(
         """
         ## Step 6 — the tokens the agent counted, next to the chapter's estimate
@@ -384,8 +432,8 @@ CELLS: list[Cell] = [
     ),
     code(
         """
-        usage = {imported.label: agent_usage_frame(imported, chars) for imported in imports.values()}
-        usage_summary_frame(usage)
+        usage = {imported.label: views.agent_usage_frame(imported, chars) for imported in imports.values()}
+        views.usage_summary_frame(usage)
         """
     ),
     md(
@@ -418,7 +466,7 @@ CELLS: list[Cell] = [
             rows = usage[imported.label]
             axes.plot(rows["group"], rows["prompt (agent)"], ".-", color="#dc2626", label="prompt (agent)")
             axes.plot(rows["group"], rows["context (chapter)"], ".-", color="#1f2937", label="context (chapter, chars / 4)")
-            for last_before in compaction_groups(imported):
+            for last_before in views.compaction_groups(imported):
                 axes.axvline(last_before + 0.5, color="#6b7280", linestyle="--", linewidth=1)
             axes.set_title(imported.label, fontsize=10)
             axes.set_xlabel("interaction")
@@ -445,7 +493,7 @@ CELLS: list[Cell] = [
     ),
     md(
         """
-        ## Your own session
+        ## Your own session *(optional)*
 
         Claude Code keeps each session in
         `~/.claude/projects/<project folder, with / written as ->/<session uuid>.jsonl`,
@@ -460,7 +508,7 @@ CELLS: list[Cell] = [
         notebook. As stored, the cell reads nothing.
         """,
         zh="""
-        ## 你自己的 session
+        ## 你自己的 session *（选做）*
 
         Claude Code 把每个 session 保存在
         `~/.claude/projects/<project folder, with / written as ->/<session uuid>.jsonl`，
@@ -483,11 +531,11 @@ CELLS: list[Cell] = [
             print("MY_SESSION is not set: every table above shows the samples in data/.")
         else:
             mine = {Path(MY_SESSION).name: import_session(MY_SESSION)}
-            display(agent_overview_frame(mine, **BUDGET))
-            display(note_kinds_frame(mine))
-            display(agent_compactions_frame(mine, **BUDGET))
-            display(summary_fields_frame(mine))
-            display(usage_summary_frame({m.label: agent_usage_frame(m, chars) for m in mine.values()}))
+            display(views.agent_overview_frame(mine, **BUDGET))
+            display(views.note_kinds_frame(mine))
+            display(views.agent_compactions_frame(mine, **BUDGET))
+            display(views.summary_fields_frame(mine))
+            display(views.usage_summary_frame({m.label: views.agent_usage_frame(m, chars) for m in mine.values()}))
         """,
         zh_comments={
             "as stored, nothing is read: uncomment one line below": "按存储时的样子什么也不读：去掉下面一行的注释",
@@ -516,4 +564,5 @@ CELLS: list[Cell] = [
         overview[["agent", "entries", "interactions", "notes", "first kept", "last kept", "entries kept", "reason"]]
         """
     ),
+    key_points_cell(LESSON),
 ]

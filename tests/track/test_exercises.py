@@ -12,6 +12,7 @@ against a practice package (``--impl``) these tests have nothing to say.
 
 from __future__ import annotations
 
+import copy
 import re
 from pathlib import Path
 
@@ -35,6 +36,7 @@ from course_lib.track.exercises import (
     evaluate,
     exercise_ids,
 )
+from course_lib.views import COMPACTION_DRIFTS
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ROOT / "notebook_tools" / "notebook_sources"
@@ -113,15 +115,26 @@ def test_11_1_q1_the_candidates_the_parser_accepts() -> None:
     prompt = (SOURCES / "lab_11_1.py").read_text("utf-8")
     for letter, (change, _rule, _edit) in PARSER_CANDIDATES.items():
         assert f"| {letter} | {change} |" in prompt, letter  # the notebook shows the same changes
-    right("11.1-q1", {"A", "B", "C", "E"})
-    right("11.1-q1", ["a", "b", "c", "e"])  # letters in any case, any collection
-    assert "tokensBefore" in wrong("11.1-q1", {"A", "B", "C", "E", "G"}, "tokens").message
-    wrong("11.1-q1", {"A", "B", "E"}, "list_items")  # an empty string item is still a string
-    wrong("11.1-q1", {"A", "B", "C"}, "timestamp")  # a negative timestamp is fine
-    wrong("11.1-q1", {"A", "B", "C", "D", "E"}, "parent")
+    right("11.1-q1", {"A", "B", "C", "E", "H"})
+    right("11.1-q1", ["a", "b", "c", "e", "h"])  # letters in any case, any collection
+    assert "tokensBefore" in wrong("11.1-q1", {"B", "C", "E", "H"}, "tokens").message
+    wrong("11.1-q1", {"A", "B", "E", "H"}, "list_items")  # an empty string item is still a string
+    wrong("11.1-q1", {"A", "B", "C", "E", "G", "H"}, "list_items")  # one string is not a list
+    wrong("11.1-q1", {"A", "B", "C", "H"}, "timestamp")  # a negative timestamp is fine
+    wrong("11.1-q1", {"A", "B", "C", "D", "E", "H"}, "non_blank")
     wrong("11.1-q1", {"A", "B", "C", "E", "F", "H"}, "unknown_key")
-    wrong("11.1-q1", {"B", "C", "D", "E"}, "several")
+    wrong("11.1-q1", {"A", "B", "C", "E"}, "shape_only")  # the parser never reads the path
+    wrong("11.1-q1", {"B", "C", "D", "E", "H"}, "several")
     wrong("11.1-q1", {"A", "Z"}, "unknown_letter")
+    # Every candidate is a new case: none is an input the notebook parses before the exercise.
+    wire = chapter_fixture_after_compaction()[10].to_wire()
+    files_alias = copy.deepcopy(wire)
+    files_alias["summary"]["files"] = files_alias["summary"].pop("changedFiles")
+    shown = [files_alias, *(edit.applied(wire) for edit in COMPACTION_DRIFTS)]
+    for letter, (_change, _rule, edit) in PARSER_CANDIDATES.items():
+        candidate = copy.deepcopy(wire)
+        edit(candidate)
+        assert candidate not in shown, letter
 
 
 @pytest.mark.lab_11_1
@@ -214,11 +227,13 @@ def test_11_4_q1_the_legal_first_kept_ids_after_compact_1() -> None:
 
 
 @pytest.mark.lab_11_4
-def test_11_4_q2_the_parent_of_compact_2() -> None:
-    right("11.4-q2", "a4")
-    wrong("11.4-q2", "u3", "first_kept", hides="a4")
-    wrong("11.4-q2", "compact-1", "last_compaction", hides="a4")
-    wrong("11.4-q2", "a3", "parent", hides="a4")
+def test_11_4_q2_the_parent_of_compact_2_is_the_label_after_a4() -> None:
+    right("11.4-q2", "label-1")  # the last entry of the path, a metadata entry
+    right("11.4-q2", " label-1 ")
+    wrong("11.4-q2", "a4", "last_message", hides="label-1")
+    wrong("11.4-q2", "u3", "first_kept", hides="label-1")
+    wrong("11.4-q2", "compact-1", "last_compaction", hides="label-1")
+    wrong("11.4-q2", "a3", "parent", hides="label-1")
     wrong("11.4-q2", None, "shape")
 
 
@@ -247,11 +262,13 @@ def test_11_5_q2_the_summary_costs_room_too() -> None:
 
 
 @pytest.mark.lab_11_5
-def test_11_5_q3_the_summary_alone_fills_the_room() -> None:
-    right("11.5-q3", "single_group_overflow")  # available 4, summary 5: allowance 0
-    wrong("11.5-q3", "trimmed", "allowance", hides="single_group_overflow")
-    wrong("11.5-q3", "within_budget", "allowance")
-    wrong("11.5-q3", "overflow", "reason_word")
+def test_11_5_q3_the_smallest_window_that_keeps_group_3_too() -> None:
+    right("11.5-q3", 36)  # system 3 + reserved 4 + margin 2 + summary 5 + groups 7 + 15
+    wrong("11.5-q3", 31, "summary_cost", hides=36)
+    wrong("11.5-q3", 35, "allowance", hides=36)
+    wrong("11.5-q3", 24, "allowance", hides=36)  # the newest group only
+    wrong("11.5-q3", 43, "larger", hides=36)  # group 2 fits too
+    wrong("11.5-q3", "36", "shape")
 
 
 @pytest.mark.lab_11_5
@@ -296,26 +313,39 @@ def test_real_q1_and_q2_the_kept_range_at_100_000_tokens() -> None:
     wrong("real-q2", 81, "count", hides=82)
 
 
-def test_recap_questions() -> None:
-    right("recap-q1", 2)
-    wrong("recap-q1", 8, "messages", hides=2)
-    wrong("recap-q1", 3, "groups", hides=2)
-    right("recap-q2", "u3")  # 31 - 3 - 4 - 9 = 15: only group 3
-    wrong("recap-q2", "u2", "allowance", hides="u3")
+def test_recap_questions_apply_the_chapters_rules_to_new_numbers_and_paths() -> None:
+    # The system-replay path after compact-1 (first kept u2): groups 2 = [u2, a2] and
+    # 3 = [u3, a3] (patch-2 belongs to none), so one cut point.
+    right("recap-q1", 1)
+    wrong("recap-q1", 3, "messages", hides=1)  # every gap between u2, a2, u3, a3
+    wrong("recap-q1", 2, "summarised", hides=1)  # the whole path's three groups
+    wrong("recap-q1", 0, "groups", hides=1)
+    # 38 - 3 - 3 - 5 = 27: 15 fits, + 7 = 22 fits, + 7 = 29 does not.
+    right("recap-q2", "u2")
+    wrong("recap-q2", "u1", "allowance", hides="u2")  # 38 - 3 - 5 = 30 without the system
+    wrong("recap-q2", "u3", "fit", hides="u2")
     wrong("recap-q2", "calls", "not_a_group_start")
-    right("recap-q3", 10)
-    wrong("recap-q3", 8, "deleted", hides=10)
-    wrong("recap-q3", 11, "count", hides=10)
-    right("recap-q4", 1)
-    wrong("recap-q4", 2, "newest")
-    right("recap-q5", {"parentId", "firstKeptEntryId", "tokensBefore", "summary"})
-    wrong(
-        "recap-q5", {"parentId", "firstKeptEntryId", "tokensBefore", "summary", "system"}, "system"
-    )
-    wrong("recap-q5", {"parentId", "summary"}, "missing")
-    wrong("recap-q5", {"prompt"}, "unknown_field")
-    right("recap-q6", "single_group_overflow")
-    wrong("recap-q6", "trimmed", "overflow", hides="single_group_overflow")
+    # The ten entries of the system-replay path, then compact-2: nothing is deleted.
+    right("recap-q3", 11)
+    wrong("recap-q3", 10, "replaced", hides=11)
+    wrong("recap-q3", 3, "deleted", hides=11)  # only u3, a3 and compact-2 left
+    wrong("recap-q3", 12, "count", hides=11)
+    # compact-2 keeps from u4: only it is read, although 45 would fit compact-1's u2 onwards.
+    right("recap-q4", "u4")
+    wrong("recap-q4", "u2", "newest", hides="u4")
+    wrong("recap-q4", "u3", "newest", hides="u4")
+    wrong("recap-q4", "a4", "not_a_group_start")
+    right("recap-q5", {"u1", "u2", "u3"})
+    wrong("recap-q5", {"u1", "u2", "u3", "patch-2"}, "system")
+    wrong("recap-q5", {"u1", "u2", "u3", "compact-1"}, "compaction")
+    wrong("recap-q5", {"u1", "u2", "u3", "a2"}, "not_a_group_start")
+    wrong("recap-q5", {"u3"}, "missing")
+    wrong("recap-q5", {"u1", "u9"}, "unknown_id")
+    # 28 - 3 - 8 - 2 = 15: group 3 (15) fits exactly, group 2 does not.
+    right("recap-q6", "trimmed")
+    wrong("recap-q6", "single_group_overflow", "overflow", hides="trimmed")
+    wrong("recap-q6", "within_budget", "within", hides="trimmed")
+    wrong("recap-q6", "overflow", "reason_word")
 
 
 # --- three agents, one chapter ---------------------------------------------------------------

@@ -28,7 +28,9 @@ from course_lib.chapter.fixture import FixtureLanguage
 from course_lib.track.catalogue import LAB_CHECK_COUNTS, LAB_MAP
 from course_lib.track.checks import CheckOutcome, LabReport
 from course_lib.views import (
+    COMPACTION_DRIFTS,
     NO_VALUE,
+    WireEdit,
     checks_frame,
     compaction_steps,
     cut_points_frame,
@@ -52,6 +54,7 @@ from course_lib.views import (
     ledger_frame,
     message_tokens_frame,
     messages_frame,
+    parser_refusals_frame,
     path_arrow,
     pi_compactions_frame,
     pi_source_frame,
@@ -236,6 +239,26 @@ def test_entry_fields_frame_flattens_the_wire_form() -> None:
     assert fields["parentId"] == "a3" and fields["firstKeptEntryId"] == "u2"
     assert fields["summary.changedFiles"] == "[]"
     assert fields["tokensBefore"] == "29"
+
+
+def test_parser_refusals_frame_parses_each_drift_on_its_own_copy() -> None:
+    wire = chapter_fixture_after_compaction()[10].to_wire()
+    untouched = chapter_fixture_after_compaction()[10].to_wire()
+    frame = parser_refusals_frame(wire)
+    assert wire == untouched  # every edit works on a copy
+    assert list(frame["case"]) == [edit.case for edit in COMPACTION_DRIFTS]
+    assert set(frame["error"]) == {"SessionEntryError"}
+    assert all(message.startswith("session entry compact-1: ") for message in frame["message"])
+    messages = dict(zip(frame["case"], frame["message"], strict=True))
+    assert messages["no constraints"].endswith("summary.constraints: missing field")
+    assert messages["summary.nextSteps (old name)"].endswith("summary.nextSteps: unknown field")
+    assert "tokensBefore: must be >= 0" in messages["tokensBefore -1"]
+
+    files = WireEdit("files", "summary.files", ["context.ts"])
+    assert files.applied(wire)["summary"]["files"] == ["context.ts"]
+    assert "goal" not in WireEdit("no goal", "summary.goal", removed=True).applied(wire)["summary"]
+    with pytest.raises(AssertionError, match="expected a CourseError"):
+        parser_refusals_frame(wire, [WireEdit("tokensBefore 0", "tokensBefore", 0)])
 
 
 def test_first_kept_frame_accepts_only_group_starts() -> None:
