@@ -497,17 +497,16 @@ CELLS: list[Cell] = [
     ),
     md(
         """
-        And when the path has no system message at all: 「路径上没有 system message 时，
-        这一项为 0，结果里也没有开头的 system」. `tokens.system` is 0, the allowance
-        grows by 3, and `messages` starts with the first kept message:
+        **Predict first.** Take `sys` off the fixture's path and keep the chapter's
+        budget, 31 / 4 / 2. Which entry does `kept_entry_ids` start with now, and
+        what is the first message of `messages`? Decide, then open the answer.
         """,
         zh="""
-        路径上完全没有 system message 时：「路径上没有 system message 时，这一项为 0，
-        结果里也没有开头的 system」。`tokens.system` 为 0，消息额度增加 3，`messages` 从第一条
-        保留的消息开始：
+        **先预测。** 从 fixture 的路径上去掉 `sys`，预算仍是本章的 31 / 4 / 2。现在
+        `kept_entry_ids` 从哪条 entry 开始？`messages` 的第一条消息是什么？先想好，再打开答案。
         """,
     ),
-    code(
+    answer(
         """
         no_system = [entry for entry in path if entry.id != "sys"]
         bare = build_context(no_system, **budget.keywords(), estimate_tokens=estimate)
@@ -515,6 +514,21 @@ CELLS: list[Cell] = [
         print("messages[0]:", bare.messages[0].role, "=", bare.kept_entry_ids[0])
         views.deduction_frame(bare)
         """
+    ),
+    reveal(
+        """
+        「路径上没有 system message 时，这一项为 0，结果里也没有开头的 system」: with no
+        system message `tokens.system` is 0 and `messages` has no leading system message;
+        it starts with the first kept message. The allowance grows by 3, to 25, but the
+        selection still stops at `u2`: 15 + 7 = 22 fits, and adding group 1 would make
+        29 > 25. Three tokens more do not buy a group of 7.
+        """,
+        zh="""
+        「路径上没有 system message 时，这一项为 0，结果里也没有开头的 system」：没有 system
+        message 时 `tokens.system` 为 0，`messages` 开头也没有 system message，而是从第一条
+        保留的消息开始。消息额度增加 3，变成 25，但选择仍停在 `u2`：15 + 7 = 22 放得下，再加
+        第 1 组就是 29 > 25。多出的 3 个 token 买不下一个 7 个 token 的组。
+        """,
     ),
     md(
         """
