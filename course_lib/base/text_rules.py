@@ -14,7 +14,14 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["JS_TRIM_WHITESPACE", "escape_controls", "is_blank", "js_trim"]
+__all__ = [
+    "JS_TRIM_WHITESPACE",
+    "escape_controls",
+    "escape_controls_by_line",
+    "is_blank",
+    "js_trim",
+    "spreadsheet_safe",
+]
 
 JS_TRIM_WHITESPACE = frozenset(
     "\t\n\v\f\r \u00a0\u1680"
@@ -54,3 +61,27 @@ def _escape(match: re.Match[str]) -> str:
 def escape_controls(value: str) -> str:
     """``value`` with every control character written as a visible escape (``\\x1b``, ``\\n``)."""
     return _CONTROL.sub(_escape, value)
+
+
+def escape_controls_by_line(value: str) -> str:
+    """``escape_controls`` on each line: a line break stays one, every other control is shown.
+
+    For text a reader sees on several lines (a report's note, a feedback file), where
+    a right-to-left override must not reverse what follows it but lines still break.
+    """
+    return "\n".join(escape_controls(line) for line in value.split("\n"))
+
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet reads as the start of a formula (OWASP, "CSV Injection")."""
+
+
+def spreadsheet_safe(value: object) -> object:
+    """A CSV cell a spreadsheet shows as text and never runs: ``'`` before a formula's start.
+
+    Why: a student names their folder ``=HYPERLINK(...)``; the instructor opens the
+    gradebook in a spreadsheet. Numbers are left as they are.
+    """
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
+    return value

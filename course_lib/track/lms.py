@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..base.errors import CourseError
+from ..base.text_rules import spreadsheet_safe
 
 if TYPE_CHECKING:
     from .grading import Grade
@@ -222,7 +223,8 @@ def _number(value: float) -> str:
 
 def _csv(rows: Iterable[Sequence[str]]) -> str:
     buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerows(rows)
+    safe = ([spreadsheet_safe(cell) for cell in row] for row in rows)
+    csv.writer(buffer, lineterminator="\n").writerows(safe)
     return buffer.getvalue()
 
 

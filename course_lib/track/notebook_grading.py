@@ -26,6 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..base.text_rules import spreadsheet_safe
 from .exercises import EXERCISES
 from .grading import Limits, Submission, run_confined
 from .sandbox import SandboxKind
@@ -137,5 +138,6 @@ def notebook_sheet(grades: Sequence[NotebookGrade]) -> str:
     writer.writerow(NOTEBOOK_COLUMNS)
     for grade in grades:
         cells = [grade.exercises.get(exercise, "") for exercise in EXERCISES]
-        writer.writerow([grade.student, grade.notebooks, grade.status, *cells])
+        row = [grade.student, grade.notebooks, grade.status, *cells]
+        writer.writerow([spreadsheet_safe(cell) for cell in row])
     return buffer.getvalue()

@@ -23,6 +23,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..base.text_rules import escape_controls_by_line, spreadsheet_safe
 from ..track.catalogue import LAB_TOPICS
 from ..track.class_stats import (
     Distribution,
@@ -225,7 +226,10 @@ def _csv_text(grades: Sequence[Grade], labs: Sequence[str], options: ReportOptio
     header = ["student", "student_id", *labs, *CSV_HEADER_END]
     writer = csv.DictWriter(buffer, fieldnames=header, lineterminator="\n")
     writer.writeheader()
-    writer.writerows(gradebook_rows(grades, labs, options))
+    writer.writerows(
+        {key: spreadsheet_safe(value) for key, value in row.items()}
+        for row in gradebook_rows(grades, labs, options)
+    )
     return buffer.getvalue()
 
 
@@ -341,7 +345,7 @@ def feedback_text(grade: Grade, labs: Sequence[str], options: ReportOptions | No
             for case in [c for c in cases if c.outcome != "passed"][:2]:  # the first two suffice
                 lines.append(f"  {case.outcome.upper()}  {case.name} -- {case.message}")
     lines += ["", feedback_line("run_yourself", lang)]
-    return "\n".join(lines) + "\n"
+    return escape_controls_by_line("\n".join(lines)) + "\n"
 
 
 def _feedback_names(grades: Sequence[Grade]) -> dict[str, str]:
@@ -417,13 +421,18 @@ section.student { border-top: 1px solid #e5e7eb; padding-top: 0.5rem; }
 """
 
 
+def _shown(text: str) -> str:
+    """``text`` for an HTML page: escaped, and every control or bidi character shown, not obeyed."""
+    return html.escape(escape_controls_by_line(text))
+
+
 def _cell(text: object, css: str = "") -> str:
     attribute = f' class="{css}"' if css else ""
-    return f"<td{attribute}>{html.escape(str(text))}</td>"
+    return f"<td{attribute}>{_shown(str(text))}</td>"
 
 
 def _table(header: Sequence[str], rows: Sequence[str]) -> list[str]:
-    head = "".join(f"<th>{html.escape(name)}</th>" for name in header)
+    head = "".join(f"<th>{_shown(name)}</th>" for name in header)
     return ["<table>", f"<tr>{head}</tr>", *rows, "</table>"]
 
 
@@ -518,9 +527,9 @@ def _head(title: str) -> list[str]:
     return [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>{html.escape(title)}</title>",
+        f"<title>{_shown(title)}</title>",
         f"<style>{_STYLE}</style></head><body>",
-        f"<h1>{html.escape(title)}</h1>",
+        f"<h1>{_shown(title)}</h1>",
     ]
 
 
@@ -540,10 +549,10 @@ def report_html(
     pairs = similar_pairs_of(grades, labs, options)
     parts = [
         *_head("Chapter 11 gradebook"),
-        f"<p>{len(grades)} submissions, labs {html.escape(', '.join(labs))}: "
-        f"{html.escape(status_text)}. Limits per submission: {limits.timeout:g} s, "
+        f"<p>{len(grades)} submissions, labs {_shown(', '.join(labs))}: "
+        f"{_shown(status_text)}. Limits per submission: {limits.timeout:g} s, "
         f"{limits.memory_mb} MiB of memory, files up to {limits.file_mb} MiB.</p>",
-        *([f'<p class="msg">{html.escape(options.sandbox)}</p>'] if options.sandbox else []),
+        *([f'<p class="msg">{_shown(options.sandbox)}</p>'] if options.sandbox else []),
         "<h2>Class summary</h2>",
     ]
     parts += _table(_SUMMARY_HEADER, _summary_rows(summary))
@@ -585,7 +594,7 @@ def report_html(
         flag = " ".join(grade.identical_labs)
         rows.append(
             "<tr>"
-            + f'<td><a href="#{_anchor(index)}">{html.escape(grade.student)}</a></td>'
+            + f'<td><a href="#{_anchor(index)}">{_shown(grade.student)}</a></td>'
             + _cell(ids[grade.student])
             + "".join(_cell(_score(grade, lab), "num") for lab in labs)
             + _cell(f"{grade.passed}/{grade.total}", "num")
@@ -600,9 +609,7 @@ def report_html(
     header = ["student", "id", *labs, "total", "points", "hidden", "status"]
     parts += _table([*header, "identical to reference", "similar to", "note"], rows)
     parts += ["<h3>Statuses</h3>", "<ul>"]
-    parts += [
-        f"<li><b>{s}</b>: {html.escape(meaning)}</li>" for s, meaning in STATUS_MEANING.items()
-    ]
+    parts += [f"<li><b>{s}</b>: {_shown(meaning)}</li>" for s, meaning in STATUS_MEANING.items()]
     parts += [
         "</ul>",
         "<p><b>identical to reference</b>: the lab's regions hold at least "
@@ -614,11 +621,11 @@ def report_html(
     for index, grade in enumerate(grades):
         parts.append(f'<section class="student" id="{_anchor(index)}">')
         parts.append(
-            f"<h3>{html.escape(grade.student)}: {grade.passed}/{grade.total} "
+            f"<h3>{_shown(grade.student)}: {grade.passed}/{grade.total} "
             f'<span class="{grade.status}">{grade.status}</span></h3>'
         )
         if grade.note:
-            parts.append(f'<p class="msg">{html.escape(grade.note)}</p>')
+            parts.append(f'<p class="msg">{_shown(grade.note)}</p>')
         if grade.identical_labs:
             labs_text = ", ".join(grade.identical_labs)
             parts.append(f'<p class="flag">Identical to the reference: {labs_text}</p>')
@@ -626,13 +633,13 @@ def report_html(
         for lab in labs:
             failing = [c for c in grade.checks if c.lab == lab and c.outcome == "failed"]
             items = "".join(
-                f'<li><code>{html.escape(c.name)}</code> <span class="msg">'
-                f"{html.escape(c.message)}</span></li>"
+                f'<li><code>{_shown(c.name)}</code> <span class="msg">'
+                f"{_shown(c.message)}</span></li>"
                 for c in failing
             )
             hidden = _hidden_score(grade, lab)
             parts.append(
-                f"<li>Lab {lab} {html.escape(LAB_TOPICS[lab])}: {_score(grade, lab)}"
+                f"<li>Lab {lab} {_shown(LAB_TOPICS[lab])}: {_score(grade, lab)}"
                 + (f" (hidden cases {hidden})" if hidden else "")
                 + (f"<ul>{items}</ul>" if items else "")
                 + "</li>"
@@ -655,8 +662,7 @@ def projector_html(
     status_text = ", ".join(f"{statuses[s]} {s}" for s in STATUS_MEANING if statuses[s])
     parts = [
         *_head("Chapter 11: how the class did"),
-        f"<p>{len(grades)} submissions, labs {html.escape(', '.join(labs))}: "
-        f"{html.escape(status_text)}.</p>",
+        f"<p>{len(grades)} submissions, labs {_shown(', '.join(labs))}: {_shown(status_text)}.</p>",
         "<h2>Scores</h2>",
         *_histogram(_scores(grades, labs, options)),
         "<h2>Checks</h2>",

@@ -298,3 +298,37 @@ def test_the_grade_command_refuses_bad_files_before_grading_and_says_what_each_f
         'never counted in "total"',
     ]:
         assert words in help_text, words
+
+
+def test_a_name_or_note_can_neither_run_in_a_spreadsheet_nor_reverse_the_report(
+    tmp_path: Path,
+) -> None:
+    """OWASP's CSV-injection advice in every CSV; bidi and zero-width controls shown, not obeyed."""
+    formula = '=HYPERLINK("http://evil.example","open me")'
+    reversed_note = "check \u202etxt.exe\u202c and \u200bthis"
+    grades = [*the_class(), graded(formula, note=reversed_note)]
+    out = tmp_path / "grades"
+    write_gradebook(out, grades, LABS, Limits(), ReportOptions(assignment="Week 11"))
+    for name in ("gradebook.csv", "canvas.csv", "gradescope.csv"):
+        cells = [
+            cell
+            for row in csv.reader(io.StringIO((out / name).read_text(encoding="utf-8")))
+            for cell in row
+        ]
+        assert not [cell for cell in cells if cell[:1] in ("=", "+", "@", "\t", "\r")], name
+        assert any(cell.startswith("'=HYPERLINK") for cell in cells), name
+        assert "ada" in cells, name  # an honest name is written as it is
+    for name in ("report.html", "report-projector.html"):
+        page = (out / name).read_text(encoding="utf-8")
+        assert "\u202e" not in page and "\u200b" not in page, name
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert "\\u202etxt.exe\\u202c" in page
+    feedback = "".join(path.read_text(encoding="utf-8") for path in (out / "feedback").iterdir())
+    assert "\u202e" not in feedback
+
+
+def test_the_notebook_sheet_is_spreadsheet_safe() -> None:
+    from course_lib.track.notebook_grading import NotebookGrade, notebook_sheet
+
+    sheet = notebook_sheet([NotebookGrade("@SUM(A1:A9)", 1, "ok", {})])
+    assert "'@SUM(A1:A9)" in sheet.splitlines()[1]
