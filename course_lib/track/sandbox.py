@@ -127,18 +127,28 @@ def bwrap_works() -> bool:
 
 
 def choose(wanted: str = "auto") -> SandboxKind:
-    """``auto``: bubblewrap when it works here, else ``none``; ``bwrap`` insists on it."""
+    """``auto``: bubblewrap when it works here, else ``none``; ``bwrap`` insists on it.
+
+    As root, ``auto`` never falls back by surprise: without bubblewrap it refuses, and
+    the instructor chooses between installing it and ``--sandbox none``.
+    """
     if wanted == "none":
         return "none"
     if bwrap_works():
         return "bwrap"
-    if wanted == "bwrap":
-        from ..base.errors import CourseError
+    from ..base.errors import CourseError
 
+    if wanted == "bwrap":
         raise CourseError(
             "--sandbox bwrap: bubblewrap is not installed or cannot create namespaces here "
-            "(Debian: apt-get install bubblewrap); use --sandbox auto to grade with the "
+            "(Debian: apt-get install bubblewrap); use --sandbox none to grade with the "
             "weaker guarantee"
+        )
+    if _is_root():
+        raise CourseError(
+            "--sandbox auto as root: bubblewrap is not installed or cannot create namespaces "
+            "here, so submissions would not be confined; install it (Debian: apt-get install "
+            "bubblewrap), or pass --sandbox none to accept the weaker guarantee"
         )
     return "none"
 
