@@ -331,7 +331,8 @@ def _run_pytest(
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            text=True,
+            encoding="utf-8",
+            errors="backslashreplace",  # a folder name's stray bytes are shown, not fatal
             env=environment,
         )
         timed_out = False

@@ -14,6 +14,7 @@ Every line lives in ``TEXTS`` under one code, in both languages, with the same
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Literal, get_args
 
@@ -134,7 +135,15 @@ TEXTS: dict[str, dict[Lang, str]] = {
 
 def text(code: str, lang: Lang = DEFAULT_LANGUAGE, **values: object) -> str:
     """The line ``code`` in ``lang``, its placeholders filled from ``values``."""
-    return TEXTS[code][lang].format(**values)
+    return TEXTS[code][lang].format(**{name: printable(value) for name, value in values.items()})
+
+
+def printable(value: object) -> object:
+    """A path or text with a file name's stray bytes written as ``\\xe9``, so any output can
+    print it (a folder copied from another machine may have a name that is not UTF-8)."""
+    if isinstance(value, str | os.PathLike):
+        return os.fsencode(value).decode("utf-8", "backslashreplace")
+    return value
 
 
 def check_language(lang: str) -> Lang:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import os
 import sys
 import traceback
 import uuid
@@ -29,7 +30,7 @@ def load_practice_package(directory: Path) -> ModuleType:
             f"{directory.name}: not a practice package (no __init__.py); "
             "create one with `course-lab practice 11 DIR`"
         )
-    name = "practice_" + hashlib.sha1(str(directory).encode()).hexdigest()[:12]
+    name = "practice_" + hashlib.sha1(os.fsencode(directory)).hexdigest()[:12]  # any bytes
     if name in sys.modules:
         return sys.modules[name]
     spec = importlib.util.spec_from_file_location(

@@ -7,6 +7,7 @@ input), and bad input is always one line on stderr, never a traceback.
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -136,6 +137,17 @@ def test_check_goes_from_red_to_green(package: Path, capsys: pytest.CaptureFixtu
     assert status == 0 and "ledger.py" in out
     status, out, _ = run(capsys, "check", "transfer", "--impl", str(package))
     assert status == 0 and last_line(out) == "Lab transfer: 3/3 passed"
+
+
+def test_a_folder_whose_name_is_not_utf8_is_checked_like_any_other(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    directory = tmp_path / os.fsdecode(b"ch\xe911")  # stray bytes, as a copied folder may have
+    assert main(["practice", "11", str(directory)]) == 0
+    capsys.readouterr()
+    status, out, err = run(capsys, "check", "11.1", "--impl", str(directory))
+    assert (status, err) == (1, "")
+    assert last_line(out) == "Lab 11.1: 0/3 passed"
 
 
 def test_a_failing_check_shows_its_case_and_exit_status_1(
