@@ -457,7 +457,7 @@ def _channel(path: Path, cap: int) -> tuple[dict[str, Any] | None, list[dict[str
     for line in data.splitlines():
         try:
             item = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):  # garbage, or nesting deeper than the parser goes
             continue
         if isinstance(item, dict) and isinstance(item.get("row"), dict):
             rows.append(item["row"])
@@ -706,6 +706,23 @@ def _from_run(student: str, run: _WorkerRun, labs: Sequence[str], limits: Limits
     return Grade(student, "crashed", _cleaned_checks(checks, folders), note)
 
 
+def grade_of_run(student: str, run: _WorkerRun, labs: Sequence[str], limits: Limits) -> Grade:
+    """``_from_run``, but a report the grader cannot read is this student's row, never a crash.
+
+    Why: the worker's channel is written by a process that ran the submission; whatever
+    it holds must end that student's grading only, so every other student is graded and
+    every export is written.
+    """
+    try:
+        return _from_run(student, run, labs, limits)
+    except Exception as error:  # anything a forged or torn report can make the reading raise
+        note = (
+            "the checks process sent a report the grader could not read "
+            f"({type(error).__name__}); nothing it sent counts"
+        )
+        return _not_run(student, "crashed", note, labs)
+
+
 _PROGRESS_ONLY = re.compile(r"could not run: [.FEsx]+$")
 """A run that died prints only pytest's progress marks as its last line: say what happened."""
 
@@ -781,7 +798,7 @@ def _grade_staged(
         identical = same_as_reference(facts.work, reference_work(labs))
     with tempfile.TemporaryDirectory(prefix="course-lab-run-") as folder:
         run = _run_worker(staged.package, labs, limits, kind, Path(folder), hidden)
-    grade = _from_run(student, run, labs, limits)
+    grade = grade_of_run(student, run, labs, limits)
     grade = replace(grade, note=_safe_advice(grade.note), identical_labs=identical, facts=facts)
     return replace(_limits_note(grade, limits), seconds=time.monotonic() - start)
 

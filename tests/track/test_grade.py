@@ -493,3 +493,19 @@ def test_the_transfer_exercise_is_graded_as_one_more_column_when_asked_for(tmp_p
     (row,) = gradebook_rows([grade], labs)
     assert (row["transfer"], row["total"]) == ("3/3", "18/18")
     assert "Lab transfer budget ledger: 3/3 passed" in feedback_text(grade, labs).splitlines()
+
+
+def test_a_report_the_grader_cannot_read_is_that_students_row_only(tmp_path: Path) -> None:
+    """Whatever a worker's channel holds ends that student's grading, never the whole run."""
+    from course_lib.track.grading import _channel, _WorkerRun, grade_of_run
+
+    channel = tmp_path / "channel.jsonl"
+    deep = "[" * 100_000 + "]" * 100_000
+    forged = {"result": {"checks": [{"suite": "lab", "lab": [], "name": "x"}]}}
+    channel.write_bytes(b"\xff\xfe garbage\n" + deep.encode() + b"\n" + json.dumps(forged).encode())
+    result, rows = _channel(channel, 10_000_000)
+    assert result == forged["result"] and rows == []
+    run = _WorkerRun(result, rows, killed=False, status=0, last="", folders=())
+    grade = grade_of_run("mallory", run, ["11.1"], Limits())
+    assert grade.status == "crashed" and grade.passed == 0
+    assert grade.note.startswith("the checks process sent a report the grader could not read")
