@@ -283,11 +283,30 @@ def _system_binds() -> list[str]:
 
 
 def _python_folders(workbook: Path) -> list[Path]:
-    """The interpreter's folders and the import path's, except the workbook's own root."""
+    """The interpreter's folders and the import path's, except the workbook's own root.
+
+    A folder the grader put on ``PYTHONPATH`` is the grader's, not the environment's
+    (an answer key may sit there): it is never bound, unless it lies inside the
+    interpreter's own folders.
+    """
     found: list[Path] = []
-    candidates = [sys.prefix, sys.base_prefix, sys.exec_prefix]
-    candidates.append(str(Path(os.path.realpath(sys.executable)).parent.parent))
-    candidates += [entry for entry in sys.path if entry]
+    prefixes = [sys.prefix, sys.base_prefix, sys.exec_prefix]
+    prefixes.append(str(Path(os.path.realpath(sys.executable)).parent.parent))
+    graders = {
+        Path(entry).resolve()
+        for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep)
+        if entry
+    }
+    own = [Path(prefix).resolve() for prefix in prefixes]
+    candidates = prefixes + [
+        entry
+        for entry in sys.path
+        if entry
+        and (
+            Path(entry).resolve() not in graders
+            or any(Path(entry).resolve().is_relative_to(folder) for folder in own)
+        )
+    ]
     for entry in candidates:
         path = Path(entry).resolve()
         if not path.is_dir() or path == workbook or path == Path("/"):

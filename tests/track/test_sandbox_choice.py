@@ -4,9 +4,14 @@
 fallback is ``none``, whose worker runs with that user's rights; as root the
 fallback would hand every submission root's rights, so ``auto`` refuses and
 says how to choose. ``--sandbox bwrap`` insists; ``--sandbox none`` accepts.
+And what bubblewrap shows a submission is the environment, never the grader's own
+``PYTHONPATH`` folders.
 """
 
 from __future__ import annotations
+
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -48,3 +53,17 @@ def test_bubblewrap_is_chosen_wherever_it_works(monkeypatch: pytest.MonkeyPatch)
     for root in (True, False):
         as_root(monkeypatch, root)
         assert sandbox.choose("auto") == sandbox.choose("bwrap") == "bwrap"
+
+
+def test_a_folder_on_the_graders_pythonpath_is_never_bound_into_the_sandbox(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    keys = tmp_path / "answer-keys"
+    keys.mkdir()
+    monkeypatch.setenv("PYTHONPATH", str(keys))
+    monkeypatch.setattr(sys, "path", [*sys.path, str(keys)])
+    folders = sandbox._python_folders(sandbox.workbook_root())
+    assert keys.resolve() not in folders
+    assert Path(sys.prefix).resolve() in folders or any(
+        Path(sys.prefix).resolve().is_relative_to(folder) for folder in folders
+    )
