@@ -762,6 +762,8 @@ def _limits_note(grade: Grade, limits: Limits) -> Grade:
         if count:
             what = "1 check" if count == 1 else f"{count} checks"
             notes.append(text.format(count=what, **asdict(limits)))
+        elif marker in grade.note:  # hit before any check ran: while importing the package
+            notes.append(text.format(count="importing the package", **asdict(limits)))
     if not notes:
         return grade
     return replace(grade, note="; ".join(filter(None, [grade.note, *notes])))

@@ -509,3 +509,14 @@ def test_a_report_the_grader_cannot_read_is_that_students_row_only(tmp_path: Pat
     grade = grade_of_run("mallory", run, ["11.1"], Limits())
     assert grade.status == "crashed" and grade.passed == 0
     assert grade.note.startswith("the checks process sent a report the grader could not read")
+
+
+def test_a_limit_hit_while_importing_is_named_in_the_note() -> None:
+    """A submission that prints 50 MB while importing is told of the output limit, not only
+    of the line that printed."""
+    from course_lib.track.grading import _limits_note, _not_run
+
+    note = "the package does not import: OSError: [Errno 27] File too large; fix that line"
+    grade = _limits_note(_not_run("loud", "error", note, ["11.1"]), Limits(file_mb=16))
+    assert grade.note.startswith(note)
+    assert "importing the package went over the file-size limit of 16 MiB" in grade.note
