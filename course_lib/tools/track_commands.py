@@ -668,9 +668,9 @@ def _grade(args: argparse.Namespace) -> int:
     with _progress(len(submissions)) as advance:
 
         def done(grade: Any) -> None:  # every finished student is on disk at once
-            finished.append(grade)
-            ordered = sorted(finished, key=lambda g: (g.student.casefold(), g.student))
+            ordered = sorted([*finished, grade], key=lambda g: (g.student.casefold(), g.student))
             write_gradebook(out, ordered, labs, limits, options, partial=True)
+            finished.append(grade)  # counted once it is on disk, so Ctrl-C reports what is
             advance(grade)
 
         try:
@@ -723,9 +723,9 @@ def _grade_notebooks(
     finished: list[Any] = []
 
     def done(grade: Any) -> None:
-        finished.append(grade)
-        ordered = sorted(finished, key=lambda g: (g.student.casefold(), g.student))
+        ordered = sorted([*finished, grade], key=lambda g: (g.student.casefold(), g.student))
         write_atomically(out / "notebooks.csv", notebook_sheet(ordered))
+        finished.append(grade)  # counted once it is on disk
 
     try:
         grades = grade_notebooks(submissions, limits=limits, kind=kind, jobs=jobs, on_grade=done)
