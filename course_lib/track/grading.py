@@ -53,6 +53,7 @@ from .hidden_checks import (  # the instructor's seeded cases (--hidden-seed)
     hidden_from_json,
     hidden_worker_options,
 )
+from .rule_origin import borrowed_rules
 from .sandbox import (
     INSIDE,
     MARKER,
@@ -782,6 +783,36 @@ def _safe_advice(note: str) -> str:
     )
 
 
+def no_rule_no_marks(grade: Grade, borrowed: dict[str, str]) -> Grade:
+    """``grade`` with every check and hidden case of a lab whose rules are borrowed failed.
+
+    ``borrowed`` is ``borrowed_rules``: lab -> why its functions are not the
+    submission's own. Its checks passed on someone else's code, so they score 0,
+    and the note says why.
+    """
+    if not borrowed:
+        return grade
+    checks = tuple(
+        replace(check, outcome="failed", message=f"no rule, no marks: {borrowed[check.lab]}")
+        if check.lab in borrowed
+        else check
+        for check in grade.checks
+    )
+    hidden = tuple(
+        replace(case, outcome="failed", message="no rule, no marks")
+        if case.lab in borrowed
+        else case
+        for case in grade.hidden
+    )
+    notes = [
+        f"Lab {lab} scores 0: its rules are not the submission's own ({why})"
+        for lab, why in borrowed.items()
+    ]
+    return replace(
+        grade, checks=checks, hidden=hidden, note="; ".join(filter(None, [grade.note, *notes]))
+    )
+
+
 def _grade_staged(
     staged: StagedSubmission,
     labs: Sequence[str],
@@ -798,10 +829,12 @@ def _grade_staged(
     with _PARSING:
         facts = read_facts(staged.package, labs)
         identical = same_as_reference(facts.work, reference_work(labs))
+        borrowed = borrowed_rules(staged.package, labs)
     with tempfile.TemporaryDirectory(prefix="course-lab-run-") as folder:
         run = _run_worker(staged.package, labs, limits, kind, Path(folder), hidden)
     grade = grade_of_run(student, run, labs, limits)
     grade = replace(grade, note=_safe_advice(grade.note), identical_labs=identical, facts=facts)
+    grade = no_rule_no_marks(grade, borrowed)
     return replace(_limits_note(grade, limits), seconds=time.monotonic() - start)
 
 

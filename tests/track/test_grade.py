@@ -520,3 +520,22 @@ def test_a_limit_hit_while_importing_is_named_in_the_note() -> None:
     grade = _limits_note(_not_run("loud", "error", note, ["11.1"]), Limits(file_mb=16))
     assert grade.note.startswith(note)
     assert "importing the package went over the file-size limit of 16 MiB" in grade.note
+
+
+def test_a_starter_that_re_exports_the_reference_scores_nothing(tmp_path: Path) -> None:
+    """No rule, no marks: an untouched starter whose ``__init__`` takes every rule from the
+    workbook's own chapter modules passed all 15 checks before; now every lab scores 0."""
+    borrower = tmp_path / "borrower"
+    write_practice_package(borrower)
+    init = borrower / "__init__.py"
+    text = init.read_text(encoding="utf-8")
+    init.write_text(text.replace("from .", "from course_lib.chapter."), encoding="utf-8")
+    grade = grade_submission(Submission("borrower", borrower), LABS, sandbox="none")
+    assert grade.passed == 0 and grade.total == 15
+    assert all(check.message.startswith("no rule, no marks: ") for check in grade.checks)
+    assert "Lab 11.3 scores 0: its rules are not the submission's own (__init__.py does not " in (
+        grade.note
+    )
+
+    honest = solved(tmp_path / "honest")
+    assert grade_submission(Submission("honest", honest), LABS, sandbox="none").passed == 15
