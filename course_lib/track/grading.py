@@ -371,6 +371,27 @@ class StagedSubmission:
     submission: Submission
     package: Path | None
     problem: str = ""
+    note: str = ""
+    """What staging left out and the student should know (a module handed in as a link)."""
+
+
+def _links_left_out(submission: Submission) -> str:
+    """A note naming the Python files of a handed-in folder that are symbolic links.
+
+    Why: links are never followed (one could point at another student's work), so
+    such a module is missing from the copy and its import fails; the note says why.
+    """
+    if not submission.path.is_dir() or submission.path.is_symlink():
+        return ""
+    root = _package_root(submission.path)
+    links = sorted(
+        path.relative_to(root).as_posix() for path in root.rglob("*.py") if path.is_symlink()
+    )
+    if not links:
+        return ""
+    return (
+        f"left out {', '.join(links)}: a symbolic link is never followed; hand in the file itself"
+    )
 
 
 def stage(submission: Submission, folder: Path, limits: Limits) -> StagedSubmission:
@@ -395,7 +416,7 @@ def stage(submission: Submission, folder: Path, limits: Limits) -> StagedSubmiss
         for name in files:
             (Path(parent) / name).chmod(0o644)
     package.chmod(0o755)
-    return StagedSubmission(submission, package)
+    return StagedSubmission(submission, package, note=_links_left_out(submission))
 
 
 # --- copied solutions ----------------------------------------------------------------------
@@ -835,6 +856,8 @@ def _grade_staged(
     grade = grade_of_run(student, run, labs, limits)
     grade = replace(grade, note=_safe_advice(grade.note), identical_labs=identical, facts=facts)
     grade = no_rule_no_marks(grade, borrowed)
+    if staged.note:
+        grade = replace(grade, note="; ".join(filter(None, [staged.note, grade.note])))
     return replace(_limits_note(grade, limits), seconds=time.monotonic() - start)
 
 

@@ -539,3 +539,16 @@ def test_a_starter_that_re_exports_the_reference_scores_nothing(tmp_path: Path) 
 
     honest = solved(tmp_path / "honest")
     assert grade_submission(Submission("honest", honest), LABS, sandbox="none").passed == 15
+
+
+def test_a_module_handed_in_as_a_link_is_named_in_the_note(tmp_path: Path) -> None:
+    """Links are never followed; the note says which module was left out, and why."""
+    linked = solved(tmp_path / "linked")
+    real = tmp_path / "elsewhere.py"
+    (linked / "budget.py").rename(real)
+    (linked / "budget.py").symlink_to(real)
+    grade = grade_submission(Submission("linked", linked), ["11.3"], sandbox="none")
+    assert grade.passed == 0
+    assert grade.note.startswith(
+        "left out budget.py: a symbolic link is never followed; hand in the file itself; "
+    )
