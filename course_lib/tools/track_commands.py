@@ -538,6 +538,12 @@ def _register_grade(subparsers: Any) -> None:
         help="also run the hidden cases drawn from seed N (default: none)",
     )
     parser.add_argument(
+        "--hidden-feedback",
+        action="store_true",
+        help="show a failing hidden case's input and expected value in the student's feedback "
+        "(default: only its name, so a reused seed gives no answers away)",
+    )
+    parser.add_argument(
         "--hidden-cases",
         type=int,
         default=HIDDEN_CASES,
@@ -764,6 +770,7 @@ def _grade_options(
         similarity=args.similarity,
         assignment=args.assignment,
         hidden_seed=args.hidden_seed,
+        hidden_feedback=args.hidden_feedback,
     )
     return options, hidden
 

@@ -96,6 +96,9 @@ class ReportOptions:
     """``--hidden-seed``, recorded in ``gradebook.json`` so a run can be repeated."""
     sandbox: str = ""
     """What the run's confinement guaranteed (``sandbox.guarantee``), shown atop ``report.html``."""
+    hidden_feedback: bool = False
+    """``--hidden-feedback``: a student's feedback shows a failing hidden case's input and the
+    expected value; off by default, so a reused seed does not hand out its answers."""
 
 
 @dataclass(frozen=True)
@@ -343,7 +346,8 @@ def feedback_text(grade: Grade, labs: Sequence[str], options: ReportOptions | No
             agree = sum(case.outcome == "passed" for case in cases)
             lines.append(feedback_line("hidden_lab", lang, lab=lab, passed=agree, total=len(cases)))
             for case in [c for c in cases if c.outcome != "passed"][:2]:  # the first two suffice
-                lines.append(f"  {case.outcome.upper()}  {case.name} -- {case.message}")
+                shown = f" -- {case.message}" if options.hidden_feedback else ""
+                lines.append(f"  {case.outcome.upper()}  {case.name}{shown}")
     lines += ["", feedback_line("run_yourself", lang)]
     return escape_controls_by_line("\n".join(lines)) + "\n"
 

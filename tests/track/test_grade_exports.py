@@ -332,3 +332,14 @@ def test_the_notebook_sheet_is_spreadsheet_safe() -> None:
 
     sheet = notebook_sheet([NotebookGrade("@SUM(A1:A9)", 1, "ok", {})])
     assert "'@SUM(A1:A9)" in sheet.splitlines()[1]
+
+
+def test_feedback_shows_a_hidden_cases_input_only_when_the_instructor_asks() -> None:
+    """A reused seed must not hand out its answers: by default a failing hidden case is named,
+    its input and expected value stay in the instructor's gradebook."""
+    failing = HiddenResult("11.3", "hidden 11.3 #7", "failed", "build_context(path 7): expected 22")
+    grade = graded("gus", hidden=(failing,))
+    quiet = feedback_text(grade, LABS)
+    assert "hidden 11.3 #7" in quiet and "expected 22" not in quiet
+    shown = feedback_text(grade, LABS, ReportOptions(hidden_feedback=True))
+    assert "hidden 11.3 #7 -- build_context(path 7): expected 22" in shown
