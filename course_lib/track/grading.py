@@ -804,6 +804,20 @@ def _safe_advice(note: str) -> str:
     )
 
 
+NO_RULE = "no rule, no marks"
+"""How a check of a lab whose rules are not the submission's own begins its message."""
+
+
+def borrowed_labs(grade: Grade) -> list[str]:
+    """The labs of ``grade`` that scored 0 because their rules were not the student's own."""
+    labs = dict.fromkeys(check.lab for check in grade.checks)
+    return [
+        lab
+        for lab in labs
+        if all(check.message.startswith(NO_RULE) for check in grade.checks if check.lab == lab)
+    ]
+
+
 def no_rule_no_marks(grade: Grade, borrowed: dict[str, str]) -> Grade:
     """``grade`` with every check and hidden case of a lab whose rules are borrowed failed.
 
@@ -814,15 +828,13 @@ def no_rule_no_marks(grade: Grade, borrowed: dict[str, str]) -> Grade:
     if not borrowed:
         return grade
     checks = tuple(
-        replace(check, outcome="failed", message=f"no rule, no marks: {borrowed[check.lab]}")
+        replace(check, outcome="failed", message=f"{NO_RULE}: {borrowed[check.lab]}")
         if check.lab in borrowed
         else check
         for check in grade.checks
     )
     hidden = tuple(
-        replace(case, outcome="failed", message="no rule, no marks")
-        if case.lab in borrowed
-        else case
+        replace(case, outcome="failed", message=NO_RULE) if case.lab in borrowed else case
         for case in grade.hidden
     )
     notes = [

@@ -34,7 +34,7 @@ from ..track.class_stats import (
     not_attempted,
 )
 from ..track.feedback_texts import STATUS_MEANING_ZH, feedback_line
-from ..track.grading import STATUS_MEANING, Grade, Limits
+from ..track.grading import STATUS_MEANING, Grade, Limits, borrowed_labs
 from ..track.hints_zh import hint_in_language
 from ..track.lms import (
     DEFAULT_ASSIGNMENT,
@@ -592,6 +592,23 @@ def report_html(
     header = ["lab", "student", "student", "own work alike", "as wholes", "each to the reference"]
     header += ["tokens"]
     parts += _table(header, pair_rows) if pair_rows else ["<p>No pair above the threshold.</p>"]
+    borrowers = [(grade, borrowed_labs(grade)) for grade in grades]
+    borrowers = [(grade, labs_) for grade, labs_ in borrowers if labs_]
+    parts += ["<h2>No rule, no marks</h2>"]
+    parts += (
+        [
+            "<p>Labs that scored 0 because the functions the checks call are not the "
+            "submission's own (taken from <code>course_lib</code>, or rebound):</p>",
+            "<ul>",
+            *(
+                f"<li>{_shown(grade.student)}: {_shown(', '.join(labs_))}</li>"
+                for grade, labs_ in borrowers
+            ),
+            "</ul>",
+        ]
+        if borrowers
+        else ["<p>Every submission's rules are its own.</p>"]
+    )
     parts += ["<h2>Gradebook</h2>"]
     rows = []
     for index, grade in enumerate(grades):

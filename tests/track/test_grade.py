@@ -538,7 +538,14 @@ def test_a_starter_that_re_exports_the_reference_scores_nothing(tmp_path: Path) 
     )
 
     honest = solved(tmp_path / "honest")
-    assert grade_submission(Submission("honest", honest), LABS, sandbox="none").passed == 15
+    graded_honestly = grade_submission(Submission("honest", honest), LABS, sandbox="none")
+    assert graded_honestly.passed == 15
+
+    from course_lib.views.grade_report import report_html
+
+    page = report_html([grade, graded_honestly], LABS, Limits())
+    assert f"<li>borrower: {', '.join(LABS)}</li>" in page
+    assert "<li>honest:" not in page
 
 
 def test_a_module_handed_in_as_a_link_is_named_in_the_note(tmp_path: Path) -> None:
