@@ -546,11 +546,24 @@ def test_empty_and_traversal_zips_are_explained(tmp_path: Path) -> None:
 
 
 def test_without_bwrap_the_weaker_guarantee_is_said_once(tmp_path: Path) -> None:
-    """A machine without bubblewrap (here: a PATH that does not reach it) grades, and says so."""
+    """A machine without bubblewrap (here: a PATH that does not reach it) grades, and says so.
+
+    As root, ``--sandbox auto`` refuses rather than fall back by surprise: the instructor
+    passes ``--sandbox none`` to accept the weaker level.
+    """
     roster = small_roster(tmp_path)
     environment = {**os.environ, "PATH": str(tmp_path / "no-programs-here")}
     command = [str(COURSE_LAB), "grade", str(roster), "--out", str(tmp_path / "grades")]
     done = subprocess.run(command, capture_output=True, text=True, env=environment, check=False)
+    if os.geteuid() == 0:
+        assert done.returncode == 2 and done.stdout == "", done.stderr
+        assert done.stderr.startswith("course-lab: error: --sandbox auto as root: bubblewrap")
+        assert done.stderr.count("\n") == 1 and "--sandbox none" in done.stderr
+        assert not (tmp_path / "grades").exists()
+        accepted = [*command, "--sandbox", "none"]
+        done = subprocess.run(
+            accepted, capture_output=True, text=True, env=environment, check=False
+        )
     assert done.returncode == 0, done.stderr
     lines = [line for line in done.stderr.splitlines() if line.startswith("sandbox: ")]
     assert len(lines) == 1 and lines[0].startswith(
