@@ -12,6 +12,7 @@ a newline inside them is shown, never obeyed.
 
 from __future__ import annotations
 
+import os
 import re
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "is_blank",
     "js_trim",
     "spreadsheet_safe",
+    "visible_name",
 ]
 
 JS_TRIM_WHITESPACE = frozenset(
@@ -85,3 +87,15 @@ def spreadsheet_safe(value: object) -> object:
     if isinstance(value, str) and value.startswith(_FORMULA_START):
         return "'" + value
     return value
+
+
+def visible_name(name: str | os.PathLike[str]) -> str:
+    """A file name (or path) as text anyone can read and every format can hold.
+
+    Bytes that are not UTF-8 (kept by Python as surrogates) become ``\\xNN``
+    and control characters ``\\n``-style escapes; letters of any script and
+    spaces stay as they are.
+    """
+    raw = os.fsencode(name)
+    text = raw.decode("utf-8", "backslashreplace")
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..base.errors import CourseError
+from ..base.text_rules import visible_name
 from ..track.catalogue import LAB_TOPICS
 from ..track.checks import (
     LabReport,
@@ -36,7 +37,7 @@ from ..track.checks import (
 )
 from ..track.hidden_checks import HIDDEN_CASES
 from ..track.hints_zh import hint_in_language
-from ..track.language import LANGUAGES, Lang, check_language, folder_language, printable
+from ..track.language import LANGUAGES, Lang, check_language, folder_language
 from ..track.language import text as line_in
 from ..track.lms import DEFAULT_ASSIGNMENT
 from ..track.practice import check_practice_package
@@ -165,7 +166,7 @@ def _practice(args: argparse.Namespace) -> int:
     count = sum(path.suffix == ".py" for path in written)
     print(line_in("practice_written", lang, chapter=CHAPTER, directory=directory, count=count))
     print(line_in("practice_start", lang, file=directory / "entries.py"))
-    print(f"  course-lab check 11.1 --impl {printable(directory)}")
+    print(f"  course-lab check 11.1 --impl {visible_name(directory)}")
     return 0
 
 

@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ..base.errors import CourseError
+from ..base.text_rules import visible_name
 from .checks import check_names
 from .hidden_checks import (  # the instructor's seeded cases (--hidden-seed)
     HiddenPlan,
@@ -185,18 +186,6 @@ def _is_hidden(path: Path) -> bool:
 
 NOTES_SUFFIXES = frozenset({".txt", ".md", ".rst", ".csv", ".tsv", ".json", ".html", ".log"})
 """Files in a roster that are the instructor's notes, not a student's entry: skipped, no row."""
-
-
-def visible_name(name: str) -> str:
-    """A file name as text anyone can read and every format can hold.
-
-    Bytes that are not UTF-8 (kept by Python as surrogates) become ``\\xNN``
-    and control characters ``\\n``-style escapes; letters of any script and
-    spaces stay as they are.
-    """
-    raw = name.encode("utf-8", "surrogateescape")
-    text = raw.decode("utf-8", "backslashreplace")
-    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
 
 
 def find_submissions(roster: Path) -> tuple[list[Submission], list[str]]:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Literal, get_args
 
 from ..base.errors import CourseError
+from ..base.text_rules import visible_name
 
 __all__ = [
     "DEFAULT_LANGUAGE",
@@ -135,15 +136,11 @@ TEXTS: dict[str, dict[Lang, str]] = {
 
 def text(code: str, lang: Lang = DEFAULT_LANGUAGE, **values: object) -> str:
     """The line ``code`` in ``lang``, its placeholders filled from ``values``."""
-    return TEXTS[code][lang].format(**{name: printable(value) for name, value in values.items()})
-
-
-def printable(value: object) -> object:
-    """A path or text with a file name's stray bytes written as ``\\xe9``, so any output can
-    print it (a folder copied from another machine may have a name that is not UTF-8)."""
-    if isinstance(value, str | os.PathLike):
-        return os.fsencode(value).decode("utf-8", "backslashreplace")
-    return value
+    shown = {
+        name: visible_name(value) if isinstance(value, str | os.PathLike) else value
+        for name, value in values.items()
+    }  # a folder copied from another machine may have a name that is not UTF-8
+    return TEXTS[code][lang].format(**shown)
 
 
 def check_language(lang: str) -> Lang:
