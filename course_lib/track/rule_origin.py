@@ -57,8 +57,22 @@ def _names_bound(node: ast.stmt) -> Iterable[str]:
             yield from _target_names(target)
     else:  # an if / try / with at the top can bind anything inside it
         for child in ast.walk(node):
-            if isinstance(child, ast.stmt) and child is not node:
+            if child is not node and isinstance(child, _SIMPLE_BINDINGS):
                 yield from _names_bound(child)
+
+
+_SIMPLE_BINDINGS = (
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.ClassDef,
+    ast.Import,
+    ast.ImportFrom,
+    ast.Assign,
+    ast.AnnAssign,
+    ast.AugAssign,
+    ast.Delete,
+)
+"""The statements ``_names_bound`` reads directly (a compound one is walked once, not again)."""
 
 
 def _target_names(target: ast.expr) -> Iterable[str]:
