@@ -57,7 +57,7 @@ lint: $(STAMP)
 # (tests/track/test_variants.py) among them, on the newest Python found (3.14, 3.13 or 3.12;
 # or NEWEST_PYTHON=...) with the newest versions, where `sum()` rounds differently.
 # The folders mirror course_lib's layers; every test in these needs nothing more.
-RULE_TESTS := tests/base tests/chapter tests/labs tests/project tests/track/test_variants.py
+RULE_TESTS := tests/base tests/chapter tests/judge tests/labs tests/project tests/track/test_variants.py
 RULES_VENV := .venv-rules
 RESOLUTION := lowest-direct
 NEWEST_PYTHON ?= $(shell for minor in 3.14 3.13 3.12; do \

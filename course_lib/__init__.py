@@ -10,6 +10,8 @@ package has layers, each importing only those before it:
 * ``course_lib.errors``   every error the workbook raises (one family: ``CourseError``)
 * ``course_lib.beyond``   real sessions and real tokenizers (the pi, Claude Code and Codex
   importers, estimators)
+* ``course_lib.judge``    a student's rules judged from another process: the call channel, the
+  rule server and the given part of the package it may import
 * ``course_lib.views``    the notebooks' tables, explorers and plots
 * ``course_lib.track``, ``course_lib.tools``  the practice track, grading and the ``course-lab`` CLI
 """
@@ -56,6 +58,7 @@ from .chapter.compaction import create_compaction_entry
 from .chapter.entries import parse_session_entry
 from .chapter.fixture import (
     FIXTURE_TOKENS,
+    NamedEstimator,
     chapter_fixture,
     chapter_fixture_after_compaction,
     fixture_estimator,
@@ -118,6 +121,7 @@ __all__ = [
     "LedgerRow",
     "MessageEntry",
     "MetadataEntry",
+    "NamedEstimator",
     "RepairResult",
     "SessionEntry",
     "SessionEntryError",

@@ -8,12 +8,16 @@ With ``--impl DIR`` the tests run against a student's practice package
 fixture, stores and errors are ``course_lib``'s own, shared by both):
 
 * The lab checks ask for it explicitly: their tests take the ``impl``
-  fixture, which is the practice package.
-* The wider suite (``course-lab check LAB --extended``) imports the chapter's
-  rules from ``course_lib`` as any user of the library does, so
-  ``pytest_configure`` points ``course_lib.chapter.<module>`` and the public
-  rule names of ``course_lib`` at the practice package's, and binds the stores
-  to its parser. There is one set of types, so nothing else needs to change.
+  fixture, a ``course_lib.judge.remote.RemotePackage``. The package's rules
+  run in a process of their own and answer through the call channel, exactly
+  as ``course-lab check`` and ``course-lab grade`` judge them; without
+  ``--impl`` the reference's rules are judged the same way.
+* The wider suite (``course-lab check LAB --extended``, which passes
+  ``--switch-course-lib``) imports the chapter's rules from ``course_lib`` as
+  any user of the library does, so ``pytest_configure`` points
+  ``course_lib.chapter.<module>`` and the public rule names of ``course_lib``
+  at the practice package's, and binds the stores to its parser: that suite
+  runs the student's rules in this process, on the student's own machine.
   ``pytest_unconfigure`` puts every module and name back.
 """
 
@@ -22,7 +26,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -30,7 +34,8 @@ import pytest
 
 import course_lib
 import course_lib.chapter
-from course_lib.track.practice import PracticePackageError, load_practice_package
+from course_lib.judge.practice import PracticePackageError, load_practice_package
+from course_lib.judge.remote import RemotePackage, RuleServerError, local_launcher
 from course_lib.track.starters import chapter_exports, practice_modules
 
 _MISSING = object()
@@ -43,6 +48,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="DIR",
         default=None,
         help="run the tests against the practice package in DIR (default: course_lib)",
+    )
+    parser.addoption(
+        "--switch-course-lib",
+        action="store_true",
+        help="with --impl, also point course_lib's rules at DIR in this process (the wider suite)",
     )
 
 
@@ -78,8 +88,8 @@ def _switch_course_lib_to(package: ModuleType) -> list[tuple[object, str, object
 
 def pytest_configure(config: pytest.Config) -> None:
     directory = config.getoption("--impl")
-    if directory is None:
-        return
+    if directory is None or not config.getoption("--switch-course-lib"):
+        return  # the lab checks need no switch: their ``impl`` judges the package apart
     try:
         package = load_practice_package(Path(directory))
     except PracticePackageError as error:
@@ -126,12 +136,22 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 @pytest.fixture(scope="session")
-def impl(request: pytest.FixtureRequest) -> ModuleType:
-    """The implementation under test: ``course_lib`` or the practice package given by --impl."""
+def impl(request: pytest.FixtureRequest) -> Iterator[RemotePackage]:
+    """The rules under test, judged apart: the practice package given by --impl, else the reference.
+
+    Either way the rules run in a process of their own and answer through the call
+    channel (``course_lib.judge``), exactly as ``course-lab check`` and the grader judge.
+    """
     directory = request.config.getoption("--impl")
-    if directory is None:
-        return course_lib
-    return load_practice_package(Path(directory))
+    package = None if directory is None else Path(directory).resolve()
+    rules = [name for names in chapter_exports().values() for name in names]
+    with RemotePackage(local_launcher(package, rules), rules) as remote:
+        if package is not None:
+            try:
+                remote.start()
+            except RuleServerError as error:
+                pytest.exit(str(error), returncode=pytest.ExitCode.USAGE_ERROR)
+        yield remote
 
 
 @pytest.fixture

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import dataclass
+from functools import cache
 from importlib.resources import files
-from typing import Literal
+from typing import ClassVar, Literal
 
 from course_lib.base.errors import CourseError
 from course_lib.base.messages import MessageModel, UserMessage, text_of
-from course_lib.base.pricing import Estimator, reads_only
 from course_lib.chapter.models import (
     SUMMARY_LABELS_EN,
     SUMMARY_LABELS_ZH,
@@ -31,6 +32,7 @@ __all__ = [
     "CONTINUATION_TOKENS",
     "FIXTURE_TOKENS",
     "SUMMARY_TOKENS",
+    "NamedEstimator",
     "chapter_fixture",
     "chapter_fixture_after_compaction",
     "fixture_estimator",
@@ -101,28 +103,73 @@ def _signature(message: MessageModel) -> str:
     return json.dumps(message.to_wire(), sort_keys=True)
 
 
-def fixture_estimator() -> Estimator:
+def fixture_estimator() -> NamedEstimator:
     """The chapter's test estimator (not a tokenizer).
 
     Fixture messages (either language) cost what the table says, ``u4``/``a4``
     3/4, any compaction summary message 5; anything else, or plain text, one
     token per 4 characters of its text, rounded up.
     """
+    return NamedEstimator("fixture")
+
+
+@cache
+def _fixture_costs() -> dict[str, int]:
+    """Each fixture message's signature -> its cost in the chapter's table (built once)."""
     table = {**FIXTURE_TOKENS, **CONTINUATION_TOKENS}
-    known = {
+    return {
         _signature(entry.message): table[entry.id]
         for lang in ("en", "zh")
         for entry in chapter_fixture_after_compaction(lang)
         if isinstance(entry, MessageEntry)
     }
-    titles = (SUMMARY_LABELS_EN.title, SUMMARY_LABELS_ZH.title)
 
-    def estimate(value: str | MessageModel) -> int:
-        if isinstance(value, str):
-            return math.ceil(len(value) / 4)
-        if isinstance(value, UserMessage) and text_of(value).startswith(titles):
-            return SUMMARY_TOKENS
-        tokens = known.get(_signature(value))
-        return tokens if tokens is not None else math.ceil(len(text_of(value)) / 4)
 
-    return reads_only(estimate)
+def _fixture_estimate(value: str | MessageModel) -> int:
+    if isinstance(value, str):
+        return math.ceil(len(value) / 4)
+    if isinstance(value, UserMessage) and text_of(value).startswith(
+        (SUMMARY_LABELS_EN.title, SUMMARY_LABELS_ZH.title)
+    ):
+        return SUMMARY_TOKENS
+    tokens = _fixture_costs().get(_signature(value))
+    return tokens if tokens is not None else math.ceil(len(text_of(value)) / 4)
+
+
+EstimatorName = Literal["fixture", "tenths", "nan_for_text"]
+
+
+@dataclass(frozen=True)
+class NamedEstimator:
+    """An estimator known by its name: the checks' estimators, from a fixed set.
+
+    Why a name: the judge never runs in the process of the rules it judges, so
+    an estimator it hands them crosses the call channel as plain data (this
+    dataclass's two fields) and is rebuilt on the other side. Call it like any
+    estimator: ``NamedEstimator("tenths")(message)``.
+
+    * ``"fixture"``: ``fixture_estimator()``, the chapter's table;
+    * ``"tenths"``: a tenth of a token per character, plus 0.1 (sums whose
+      last bits depend on the order they are added);
+    * ``"nan_for_text"``: ``NaN`` for a message whose text starts with
+      ``text_prefix``, the fixture's cost for anything else.
+
+    >>> NamedEstimator("tenths")("four")
+    0.5
+    """
+
+    name: EstimatorName
+    text_prefix: str = ""
+    __course_reads_only__: ClassVar[bool] = True  # base.pricing.reads_only: it never mutates
+
+    def __post_init__(self) -> None:
+        if self.name not in ("fixture", "tenths", "nan_for_text"):
+            raise CourseError(f"no estimator is named {self.name!r}")
+
+    def __call__(self, value: str | MessageModel) -> int | float:
+        text = value if isinstance(value, str) else text_of(value)
+        if self.name == "tenths":
+            return len(text) / 10 + 0.1
+        if self.name == "nan_for_text" and value is not text and text.startswith(self.text_prefix):
+            return math.nan
+        return _fixture_estimate(value)

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..base.errors import CourseError
 from ..base.text_rules import visible_name
+from ..judge.remote import RemotePackage, local_launcher
 from ..track.catalogue import LAB_TOPICS
 from ..track.checks import (
     LabReport,
@@ -40,7 +41,6 @@ from ..track.hints_zh import hint_in_language
 from ..track.language import LANGUAGES, Lang, check_language, folder_language
 from ..track.language import text as line_in
 from ..track.lms import DEFAULT_ASSIGNMENT
-from ..track.practice import check_practice_package
 from ..track.similarity import SIMILARITY_THRESHOLD
 from ..track.starters import CHAPTER, chapter_exports, fill_solution, write_practice_package
 
@@ -282,12 +282,10 @@ def _run_extended(
 def _check(args: argparse.Namespace) -> int:
     labs = resolve_labs(args.lab)
     impl: Path | None = args.impl
-    if impl is not None:
-        required = [name for names in chapter_exports().values() for name in names]
-        # A print at import time goes to stderr, so that --format json stays one object.
-        quiet = args.format == "json"
-        with contextlib.redirect_stdout(sys.stderr) if quiet else contextlib.nullcontext():
-            check_practice_package(impl, required=required)
+    if impl is not None:  # one clear line for a package that cannot start, from its own process
+        rules = [name for names in chapter_exports().values() for name in names]
+        with RemotePackage(local_launcher(impl, rules), rules) as package:
+            package.start()
     reports = run_checks(labs, impl=impl)
     if args.format == "json":
         return _print_json(args, labs, reports)

@@ -48,6 +48,7 @@ __all__ = [
     "LabReport",
     "check_names",
     "extended_test_files",
+    "judge_checks",
     "lab_test_file",
     "reports_as_json",
     "resolve_labs",
@@ -118,6 +119,9 @@ class CheckOutcome:
     outcome: Outcome
     detail: str = ""
     duration: float = field(default=0.0, compare=False)
+    limits: tuple[str, ...] = ()
+    """The limits the judged rules reached during the check (``file``, ``memory`` …),
+    told by the errors' kinds, never by their text."""
 
 
 @dataclass(frozen=True)
@@ -168,7 +172,7 @@ JSON_SCHEMA = "course-lab-check/1"
 
 
 def _check_json(outcome: CheckOutcome, suite: str, lang: str = "en") -> dict[str, Any]:
-    return {
+    row = {
         "lab": outcome.lab,
         "suite": suite,
         "name": outcome.name,
@@ -176,6 +180,9 @@ def _check_json(outcome: CheckOutcome, suite: str, lang: str = "en") -> dict[str
         "message": hint_in_language(short_message(outcome.detail), lang),
         "duration": round(outcome.duration, 3),
     }
+    if outcome.limits:  # only when the rules reached one (the grader's notes)
+        row["limits"] = list(outcome.limits)
+    return row
 
 
 def reports_as_json(
@@ -412,7 +419,8 @@ def run_lab_checks(
     ``extra_files`` adds more test files (the extended suite) to the same run.
     """
     files = [lab_test_file(lab), *(extra_files or [])]
-    run = _run_pytest(files, impl=impl, what=f"Lab {lab}")
+    wider = ["--switch-course-lib"] if extra_files and impl is not None else []
+    run = _run_pytest(files, impl=impl, what=f"Lab {lab}", options=wider)
     return LabReport(
         lab=lab,
         outcomes=[CheckOutcome(lab=lab, **row) for row in run.rows],
@@ -514,45 +522,65 @@ def _lab_check_functions(lab: str) -> list[tuple[str, Callable[..., object]]]:
 
 
 def run_checks_in_process(labs: Sequence[str], *, impl: Path, scratch: Path) -> list[LabReport]:
-    """Run ``labs``' checks in this interpreter against the practice package in ``impl``.
+    """Judge the practice package in ``impl`` with ``judge_checks``, its rules in a local child.
 
     This is for testing the checks themselves (the mutation tests build many
     slightly wrong packages): no pytest run is started, so a package costs
-    its import and nothing more. Each check is called with the fixtures the
-    checks use, ``impl`` (the loaded package) and ``tmp_path`` (a new folder
-    under ``scratch``), and a failure is recorded with exactly the line a
-    pytest run records (``plugin.failure_detail``), so the messages are the
-    ones ``course-lab check`` prints. A package is imported once per folder:
-    unlike ``run_checks``, it does not see later edits of the same folder.
+    its rules' process and nothing more.
+    """
+    from ..judge.remote import RemotePackage, local_launcher
+    from .starters import chapter_exports
+
+    rules = [name for names in chapter_exports().values() for name in names]
+    with RemotePackage(local_launcher(impl.resolve(), rules), rules) as package:
+        return judge_checks(labs, package, scratch)
+
+
+def judge_checks(labs: Sequence[str], impl: object, scratch: Path) -> list[LabReport]:
+    """Run ``labs``' checks in this interpreter against ``impl``, a judged package.
+
+    Each check is called with the fixtures the checks use, ``impl`` and
+    ``tmp_path`` (a new folder under ``scratch``), and a failure is recorded
+    with exactly the line a pytest run records (``plugin.failure_detail``),
+    so the messages are the ones ``course-lab check`` prints. ``impl`` is a
+    ``judge.remote.RemotePackage``: the rules answer from their own process,
+    so nothing they do can reach a check. A rule that ran past the time limit
+    (``Timeout``) fails its check, and every later check fails at once.
     """
     import pytest
 
+    from ..judge.remote import Timeout
     from .plugin import failure_detail
-    from .practice import load_practice_package
 
-    package = load_practice_package(impl)
     reports: list[LabReport] = []
+    stopped = False
     for lab in labs:
         outcomes: list[CheckOutcome] = []
         for name, check in _lab_check_functions(lab):
             fixtures: dict[str, object] = {}
             for parameter in inspect.signature(check).parameters:
                 if parameter == "impl":
-                    fixtures[parameter] = package
+                    fixtures[parameter] = impl
                 elif parameter == "tmp_path":
                     fixtures[parameter] = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=scratch))
                 else:
                     raise CourseError(f"{name} needs the fixture {parameter!r}; run it with pytest")
             start = time.perf_counter()
+            before = dict(getattr(impl, "limit_hits", {}))
             outcome: Outcome = "passed"
             detail = ""
             try:
                 check(**fixtures)
+            except Timeout as error:
+                stopped = True
+                outcome, detail = "failed", failure_detail(error)
             except (Exception, pytest.fail.Exception) as error:
                 outcome, detail = "failed", failure_detail(error)
             duration = time.perf_counter() - start
-            outcomes.append(CheckOutcome(lab, name, outcome, detail, duration=duration))
-        reports.append(LabReport(lab=lab, outcomes=outcomes))
+            after = getattr(impl, "limit_hits", {})
+            limits = tuple(sorted(k for k, n in after.items() if n > before.get(k, 0)))
+            outcomes.append(CheckOutcome(lab, name, outcome, detail, duration, limits))
+        reports.append(LabReport(lab=lab, outcomes=outcomes, timed_out=stopped))
     return reports
 
 
@@ -667,6 +695,7 @@ def run_extended_checks(
     if not files:
         return LabReport(lab=lab, outcomes=[])
     options = ["-k", keyword] if keyword else []
+    options += ["--switch-course-lib"] if impl is not None else []  # it imports course_lib's rules
     run = _run_pytest(files, impl=impl, what=f"the extended suite of Lab {lab}", options=options)
     outcomes: list[CheckOutcome] = []
     for row in run.rows:

@@ -1,32 +1,34 @@
-"""Grade a class: stage every submission, then check each copy in a sandboxed worker of its own.
+"""Grade a class: stage every submission, then judge each copy, its rules in a sandbox of their own.
 
 A roster is a folder with one entry per student: a practice folder (what
 ``course-lab practice 11`` wrote) or a ``.zip`` of one. Before any code runs,
 every entry is staged: copied (or safely unpacked) into the grader's private
-folder, so a submission that runs cannot change one graded later. Each
-staged copy is then checked by a fresh interpreter
-(``python -m course_lib.track.grade_worker``) that
+folder, so a submission that runs cannot change one graded later.
+
+Each staged copy is then judged (``course_lib.judge``): the checks, the hidden
+cases, the reference and the seed stay in the grader's process, and the
+submission's rules run in a rule server that
 
 * runs inside the fence ``sandbox`` chose: bubblewrap namespaces where they
   work, else a private copy and, when the grader is root, a user id of its
   own (``sandbox.GUARANTEES`` says exactly what each level holds);
-* limits its memory (``RLIMIT_AS``), the size of any file it writes, its
-  captured output included (``RLIMIT_FSIZE``), its processes
-  (``RLIMIT_NPROC``) and, in bubblewrap, its disk (a size-limited tmpfs),
-  before it imports any student code;
-* reports each check as it finishes on a file the grader opened, so a run
-  killed at the time limit, or ended by ``os._exit`` or a crash, still
-  counts the checks that finished.
+* can import only the given layer of ``course_lib`` (``judge.given_tree``):
+  no rule, check, hidden case or grader is there to borrow or patch;
+* limits its memory (``RLIMIT_AS``), the size of any file it writes
+  (``RLIMIT_FSIZE``), its processes (``RLIMIT_NPROC``) and, in bubblewrap,
+  its disk (a size-limited tmpfs), before it imports any student code;
+* answers the judge's calls as plain data, which the judge reads back with the
+  course's own types; nothing it prints or writes can become a result.
 
-At the time limit the worker interrupts pytest itself (whatever signal
-dispositions the grader inherited); a worker that does not stop is killed
-with every process it started. The grades are sorted by student and hold no
-times, so grading the same roster twice gives the same gradebook (see
-``grade_report``).
+At the time limit the rule server is killed with every process it started,
+and the checks not finished fail with ``Timeout``. The grades are sorted by
+student and hold no times, so grading the same roster twice gives the same
+gradebook (see ``grade_report``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -39,7 +41,7 @@ import threading
 import time
 import uuid
 import zipfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -47,12 +49,14 @@ from typing import Any, Literal
 
 from ..base.errors import CourseError
 from ..base.text_rules import visible_name
-from .checks import check_names
+from ..judge.given_tree import build_given_tree
+from ..judge.remote import RemotePackage, RuleServerError
+from .checks import check_names, judge_checks, reports_as_json
 from .hidden_checks import (  # the instructor's seeded cases (--hidden-seed)
     HiddenPlan,
     HiddenResult,
     hidden_from_json,
-    hidden_worker_options,
+    judge_hidden_cases,
 )
 from .rule_origin import borrowed_rules
 from .sandbox import (
@@ -70,6 +74,7 @@ from .sandbox import (
     worker_uid,
 )
 from .similarity import lab_work, reference_work, same_as_reference
+from .starters import chapter_exports
 from .submission_facts import SubmissionFacts, read_facts
 
 __all__ = [
@@ -91,7 +96,7 @@ STATUS_MEANING: dict[Status, str] = {
     "ok": "every check ran",
     "timeout": "stopped at the time limit; the checks that finished count",
     "error": "could not be checked: the package does not import, or exits while importing",
-    "crashed": "the checks process died (a signal, os._exit); the checks that finished count",
+    "crashed": "the rules' process died during a call (a signal, os._exit); those checks failed",
     "invalid": "not a practice package: an empty, unsafe or too large zip, or not a folder or zip",
 }
 """What each gradebook status means, for the report and the instructor guide."""
@@ -142,6 +147,8 @@ class CheckResult:
     name: str
     outcome: CheckOutcomeName
     message: str = ""
+    limits: tuple[str, ...] = field(default=(), compare=False)
+    """The limits the rules reached during this check (from the errors' kinds)."""
 
 
 @dataclass(frozen=True)
@@ -158,6 +165,8 @@ class Grade:
     facts: SubmissionFacts = field(default_factory=SubmissionFacts)
     """The student's language and normalised lab work, read before any of its code ran."""
     seconds: float = field(default=0.0, compare=False)
+    import_limits: tuple[str, ...] = field(default=(), compare=False)
+    """The limit the package reached while importing, if that is why it was not checked."""
 
     def score(self, lab: str) -> tuple[int, int]:
         """``(passed, total)`` for one lab; a check that did not run counts as not passed."""
@@ -485,12 +494,15 @@ def _last_line(output: Path) -> str:
     return lines[-1] if lines else ""
 
 
-def _environment(fence: Fence, home: Path | None) -> dict[str, str]:
-    """What the worker sees: a small, fixed environment (no grader secrets, same every run)."""
+def _environment(fence: Fence, home: Path | None, library: Path | None = None) -> dict[str, str]:
+    """What the worker sees: a small, fixed environment (no grader secrets, same every run).
+
+    ``library`` holds the ``course_lib`` it imports (the given tree for a rule server).
+    """
     environment = {
         "PATH": os.environ.get("PATH", os.defpath),
         "LANG": "C.UTF-8",
-        "PYTHONPATH": str(workbook_root()),
+        "PYTHONPATH": str(library or workbook_root()),
         "PYTHONHASHSEED": "0",
         "PYTHONDONTWRITEBYTECODE": "1",
         "PYTHONUTF8": "1",
@@ -523,11 +535,105 @@ def _run_worker(
     limits: Limits,
     kind: SandboxKind,
     private: Path,
-    hidden: HiddenPlan | None = None,
+    hidden: HiddenPlan | None,
+    library: Path,
 ) -> _WorkerRun:
-    """Check the staged copy ``staged`` in a fresh, confined interpreter and collect its report."""
-    arguments = ["--labs", ",".join(labs), *hidden_worker_options(hidden)]
-    return run_confined("course_lib.track.grade_worker", arguments, staged, limits, kind, private)
+    """Judge the staged copy ``staged``: the checks and hidden cases here, its rules confined.
+
+    The submission's rules run in a rule server inside the fence (``judge.rule_server``,
+    importing only ``judge.given_tree``); the checks, the hidden cases, the reference
+    and the seed stay in this process and call the rules through the channel. The
+    report is the object ``course-lab check --format json`` prints, computed here:
+    nothing the submission prints, writes or sends but its answers can change it.
+    """
+    rules = [name for names in chapter_exports().values() for name in names]
+    deadline = time.monotonic() + limits.timeout
+    output = private / "output.txt"
+    launched: list[subprocess.Popen[bytes]] = []
+    with worker_uid(kind) as uid:
+        fence = Fence(kind=kind, uid=uid, marker=uuid.uuid4().hex)
+        scratch: Path | None = None
+        if kind != "bwrap":
+            scratch = Path(tempfile.mkdtemp(prefix="course-lab-grade-"))
+            _copy_tree(staged, scratch / PACKAGE)
+            (scratch / "home" / "tmp").mkdir(parents=True)
+            if uid is not None:
+                _give_to(scratch, uid)
+
+        def launch(calls: int, answers: int) -> subprocess.Popen[bytes]:
+            server = [sys.executable, "-P", "-m", "course_lib.judge.rule_server", PACKAGE]
+            server += ["--rules", ",".join(rules), "--in-fd", str(calls), "--out-fd", str(answers)]
+            server += ["--private-home", "--timeout", f"{limits.timeout:g}"]
+            server += ["--memory-mb", str(limits.memory_mb), "--file-mb", str(limits.file_mb)]
+            server += ["--processes", str(process_cap(limits.processes, uid))]
+            home: Path | None = None
+            if scratch is None:
+                server += ["--copy-from", str(SUBMISSION_INSIDE)]
+                server += ["--as-uid", str(uid)] if uid is not None else []
+                command = bwrap_command(
+                    server, staged, disk_mb=limits.disk_mb, uid=uid, library=library
+                )
+                cwd = private
+            else:
+                command, cwd, home = server, scratch, scratch / "home"
+            with output.open("ab") as sink:
+                process: subprocess.Popen[bytes] = subprocess.Popen(
+                    command,
+                    cwd=cwd,
+                    stdin=subprocess.DEVNULL,
+                    stdout=sink,
+                    stderr=subprocess.STDOUT,
+                    env=_environment(fence, home, library=library),
+                    pass_fds=(calls, answers),
+                    **fence.popen_options(),  # type: ignore[call-overload]
+                )
+            launched.append(process)
+            with _running_lock:
+                _running[process] = fence
+            return process
+
+        try:
+            with RemotePackage(launch, rules, deadline=deadline, name=PACKAGE) as package:
+                result = _judged(package, labs, hidden, private)
+        finally:
+            for process in launched:
+                end_everything(process, fence)  # also whatever it left running, detached or not
+                with _running_lock:
+                    _running.pop(process, None)
+            if scratch is not None:
+                shutil.rmtree(scratch, ignore_errors=True)
+    folders = (INSIDE,) if scratch is None else (scratch,)
+    last = _last_line(output) if output.exists() else ""
+    status = launched[-1].returncode if launched else None
+    return _WorkerRun(result, [], False, status, last, folders)
+
+
+def _judged(
+    package: RemotePackage, labs: Sequence[str], hidden: HiddenPlan | None, private: Path
+) -> dict[str, Any]:
+    """The checks (and the hidden cases) of ``labs`` against ``package``, as one report."""
+    try:
+        package.start()
+    except RuleServerError as error:
+        return {"status": error.status, "error": str(error), "limit": error.limit}
+    scratch = private / "checks"
+    scratch.mkdir()
+    try:
+        reports = judge_checks(labs, package, scratch)
+        cases = (
+            [] if hidden is None else judge_hidden_cases(package, labs, hidden.seed, hidden.cases)
+        )
+    except Exception as error:  # the judge's own failure: this student's row, never the run's
+        why = f"the grader could not judge this submission ({type(error).__name__}: {error})"
+        return {"status": "crashed", "error": why}
+    result = reports_as_json(",".join(labs), reports, target=PACKAGE)
+    result["crashes"] = list(package.crashes)
+    if hidden is not None:
+        result["hidden"] = [
+            {"lab": r.lab, "name": r.name, "outcome": r.outcome, "message": r.message}
+            for r in cases
+        ]
+    return result
 
 
 def run_confined(
@@ -661,7 +767,9 @@ def _from_result(
     if "error" in result:
         reported_status = result.get("status")
         status: Status = reported_status if reported_status in ("crashed", "timeout") else "error"
-        return _not_run(student, status, _cleaned(str(result["error"]), folders), labs)
+        grade = _not_run(student, status, _cleaned(str(result["error"]), folders), labs)
+        limit = result.get("limit")
+        return replace(grade, import_limits=(limit,)) if isinstance(limit, str) else grade
     reported = {
         (row.get("lab"), row.get("name")): row
         for row in result.get("checks", [])
@@ -673,12 +781,18 @@ def _from_result(
             row = reported.get((lab, name), {})
             outcome: CheckOutcomeName = "passed" if row.get("outcome") == "passed" else "failed"
             message = "" if outcome == "passed" else str(row.get("message") or "not reported")
-            checks.append(CheckResult(lab, name, outcome, _cleaned(message, folders)))
+            reached = tuple(str(limit) for limit in row.get("limits") or ())
+            checks.append(CheckResult(lab, name, outcome, _cleaned(message, folders), reached))
     timed_out = bool(result.get("timed_out"))
     note = (
         f"stopped after {limits.timeout:g} s; the checks that finished count" if timed_out else ""
     )
     hidden = hidden_from_json(result.get("hidden"))
+    crashes = [str(why) for why in result.get("crashes") or []]
+    if crashes and not timed_out:  # the calls it ended failed; every other call counted
+        many = f" ({len(crashes)} times)" if len(crashes) > 1 else ""
+        note = f"the process running the rules {crashes[0]}{many}; the checks it ended failed"
+        return Grade(student, "crashed", tuple(checks), note, hidden=hidden)
     return Grade(student, "timeout" if timed_out else "ok", tuple(checks), note, hidden=hidden)
 
 
@@ -746,34 +860,35 @@ def _cleaned_checks(
 
 _LIMIT_MESSAGES: tuple[tuple[str, str], ...] = (
     (
-        "[Errno 27]",
-        "{count} went over the file-size limit of {file_mb} MiB (--file-size): one file, "
-        "or everything a check prints, may hold at most {file_mb} MiB",
+        "file",
+        "{count} went over the file-size limit of {file_mb} MiB (--file-size): one file "
+        "may hold at most {file_mb} MiB",
     ),
     (
-        "[Errno 28]",
+        "disk",
         "{count} ran out of disk space: a submission may write at most {disk_mb} MiB in all",
     ),
     (
-        "MemoryError",
+        "memory",
         "{count} ran out of memory: each process may use at most {memory_mb} MiB (--memory)",
     ),
     (
-        "[Errno 11]",
+        "processes",
         "{count} could not start a process: a submission may run at most {processes} at once",
     ),
 )
+"""Each limit (as ``judge.remote.LIMIT_ERRORS`` names it) and what the note says of it."""
 
 
 def _limits_note(grade: Grade, limits: Limits) -> Grade:
     """Add to the note which limit a failing check hit, and how much that limit is."""
     notes: list[str] = []
-    for marker, text in _LIMIT_MESSAGES:
-        count = sum(marker in check.message for check in grade.checks if check.outcome == "failed")
+    for limit, text in _LIMIT_MESSAGES:
+        count = sum(limit in check.limits for check in grade.checks if check.outcome == "failed")
         if count:
             what = "1 check" if count == 1 else f"{count} checks"
             notes.append(text.format(count=what, **asdict(limits)))
-        elif marker in grade.note:  # hit before any check ran: while importing the package
+        elif limit in grade.import_limits:  # hit before any check ran: while importing
             notes.append(text.format(count="importing the package", **asdict(limits)))
     if not notes:
         return grade
@@ -841,8 +956,10 @@ def _grade_staged(
     limits: Limits,
     kind: SandboxKind,
     hidden: HiddenPlan | None,
+    library: Path,
 ) -> Grade:
-    """Grade one staged submission: its copy runs in a fresh worker; nothing here raises for it."""
+    """Grade one staged submission: its rules run in a fresh rule server importing ``library``
+    (``judge.given_tree``); nothing here raises for it."""
     start = time.monotonic()
     student = staged.submission.student
     if staged.package is None:
@@ -853,13 +970,22 @@ def _grade_staged(
         identical = same_as_reference(facts.work, reference_work(labs))
         borrowed = borrowed_rules(staged.package, labs)
     with tempfile.TemporaryDirectory(prefix="course-lab-run-") as folder:
-        run = _run_worker(staged.package, labs, limits, kind, Path(folder), hidden)
+        run = _run_worker(staged.package, labs, limits, kind, Path(folder), hidden, library)
     grade = grade_of_run(student, run, labs, limits)
     grade = replace(grade, note=_safe_advice(grade.note), identical_labs=identical, facts=facts)
     grade = no_rule_no_marks(grade, borrowed)
     if staged.note:
         grade = replace(grade, note="; ".join(filter(None, [staged.note, grade.note])))
     return replace(_limits_note(grade, limits), seconds=time.monotonic() - start)
+
+
+@contextlib.contextmanager
+def _given_library() -> Iterator[Path]:
+    """The given part of ``course_lib`` for one grading run, readable by a worker's own user id
+    (``judge.given_tree``), in a temporary folder of its own removed at the end."""
+    with tempfile.TemporaryDirectory(prefix="course-lab-given-") as folder:
+        Path(folder).chmod(0o755)
+        yield build_given_tree(Path(folder))
 
 
 def grade_submission(
@@ -878,7 +1004,8 @@ def grade_submission(
     kind = choose(sandbox)
     with tempfile.TemporaryDirectory(prefix="course-lab-stage-") as folder:
         staged = stage(submission, Path(folder) / "0", limits)
-        return _grade_staged(staged, labs, limits, kind, hidden)
+        with _given_library() as library:
+            return _grade_staged(staged, labs, limits, kind, hidden, library)
 
 
 def _sorted(grades: Sequence[Grade]) -> list[Grade]:
@@ -906,11 +1033,16 @@ def grade_roster(
     """
     kind = choose(sandbox)
     grades: list[Grade] = []
-    with tempfile.TemporaryDirectory(prefix="course-lab-stage-") as folder:
+    with (
+        tempfile.TemporaryDirectory(prefix="course-lab-stage-") as folder,
+        _given_library() as library,  # the course_lib the submissions may import
+    ):
         staged = [stage(s, Path(folder) / str(i), limits) for i, s in enumerate(submissions)]
         pool = ThreadPoolExecutor(max_workers=max(1, jobs))
         try:
-            futures = [pool.submit(_grade_staged, s, labs, limits, kind, hidden) for s in staged]
+            futures = [
+                pool.submit(_grade_staged, s, labs, limits, kind, hidden, library) for s in staged
+            ]
             for future in as_completed(futures):
                 grade = future.result()
                 grades.append(grade)

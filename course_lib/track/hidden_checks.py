@@ -12,34 +12,27 @@ instructor at grading time and is in no student's files, so the cases
 cannot be known in advance; they are reported beside the public checks,
 never instead of them.
 
-The cases run in a small runner process of their own
-(``python -m course_lib.track.hidden_checks``), started by the grader's
-worker after the public checks, so whatever limits and isolation apply to
-the worker apply to them too. The reference's answers are computed before
-the student's package is imported, so nothing the package does at import
-can change them.
+The cases are judged in the grader's own process (``judge_hidden_cases``),
+after the public checks: the reference, the cases and the seed never leave
+it. Only the calls cross to the student's rules, which answer from their
+rule server (``judge.remote``) inside the sandbox, so nothing the package
+does can see the seed or change the reference's answers.
 """
 
 from __future__ import annotations
 
-import argparse
-import contextlib
 import json
 import math
-import os
 import random
-import signal
-import subprocess
-import sys
-import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Literal
 
 from ..base.schema import WireModel
+from ..judge.codec import OtherValue
 from .hidden_inputs import (
     RandomPath,
     bad_compaction_wire,
@@ -55,12 +48,10 @@ __all__ = [
     "HiddenCase",
     "HiddenPlan",
     "HiddenResult",
-    "add_hidden_options",
     "hidden_cases",
     "hidden_from_json",
-    "hidden_worker_options",
     "judge",
-    "run_hidden",
+    "judge_hidden_cases",
     "run_hidden_cases",
 ]
 
@@ -191,6 +182,8 @@ def _plain(value: Any) -> Any:
         return str.__str__(value)
     if isinstance(value, int) and not isinstance(value, bool):
         return int.__int__(value)
+    if isinstance(value, OtherValue):  # a value of no course type, as the rules sent it
+        return f"<{value.type_name}>"
     if isinstance(value, WireModel):  # the workbook's own models only: no look-alike
         return _plain(value.to_wire())
     if is_dataclass(value) and not isinstance(value, type):
@@ -277,39 +270,46 @@ def judge(question: str, expected: tuple[Any, ...], got: tuple[Any, ...]) -> tup
     return False, f"{question}: expected {_describe(expected)}, got {_describe(got)}"
 
 
-# --- the runner (a process of its own) -------------------------------------------------------
+def judge_hidden_cases(
+    package: Any, labs: Sequence[str], seed: int, count: int = HIDDEN_CASES
+) -> list[HiddenResult]:
+    """Every lab's hidden cases, answered by the reference and by ``package``, compared here.
 
+    ``package`` is a ``judge.remote.RemotePackage``: its rules answer from their own
+    process, so the reference, the cases and the seed never leave this one. Each case
+    may take ``CASE_SECONDS``; after one runs over, the rest of its lab are not run,
+    and after the run's time limit no case is.
+    """
+    import course_lib as reference
 
-class _CaseTimeout(BaseException):
-    """Raised into a case that runs past ``CASE_SECONDS`` (not an ``Exception``: not caught)."""
+    from ..judge.remote import CallTimeout, Timeout
 
-
-@contextlib.contextmanager
-def _alarm(seconds: float) -> Iterator[None]:
-    if not hasattr(signal, "setitimer"):  # not POSIX: the runner's overall limit applies
-        yield
-        return
-
-    def expire(signum: int, frame: object) -> None:
-        raise _CaseTimeout
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, max(0.01, seconds))
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
-def _write(results: Sequence[HiddenResult], path: Path) -> None:
-    """Replace ``path`` with the results so far, so a runner stopped later keeps them."""
-    partial = path.with_name(path.name + ".part")
-    rows = [
-        {"lab": r.lab, "name": r.name, "outcome": r.outcome, "message": r.message} for r in results
-    ]
-    partial.write_text(json.dumps(rows, ensure_ascii=False), encoding="utf-8")
-    os.replace(partial, path)
+    results: list[HiddenResult] = []
+    stopped: set[str] = set()
+    for lab in labs:
+        for case in hidden_cases(lab, seed, count) if lab in _FUNCTIONS else []:
+            if package.out_of_time() or lab in stopped:
+                why = (
+                    f"not run: an earlier case of Lab {lab} ran past {CASE_SECONDS:g} s"
+                    if lab in stopped
+                    else "not run: the time limit was reached"
+                )
+                results.append(HiddenResult(case.lab, case.name, "not run", why))
+                continue
+            question, want = _ask(case, reference)
+            try:
+                with package.each_call_within(CASE_SECONDS):
+                    got = _ask(case, package)[1]
+            except Timeout as late:  # CallTimeout: this case; Timeout: the run's limit
+                stopped.add(lab)
+                limit = f"{CASE_SECONDS:g} s" if isinstance(late, CallTimeout) else "the time limit"
+                message = f"{question}: did not finish within {limit}; look for an endless loop"
+                results.append(HiddenResult(case.lab, case.name, "failed", message))
+                continue
+            agrees, message = judge(question, want, got)
+            outcome: HiddenOutcome = "passed" if agrees else "failed"
+            results.append(HiddenResult(case.lab, case.name, outcome, message))
+    return results
 
 
 def run_hidden_cases(
@@ -319,66 +319,19 @@ def run_hidden_cases(
     *,
     count: int = HIDDEN_CASES,
     seconds: float = 60.0,
-    result: Path | None = None,
 ) -> list[HiddenResult]:
-    """Answer every lab's hidden cases with the reference, then with ``package``, and compare.
+    """``judge_hidden_cases`` for the practice package in ``package``, its rules in a local
+    child process, within ``seconds`` in all (the project's tests call this)."""
+    from ..judge.remote import RemotePackage, local_launcher
+    from .starters import chapter_exports
 
-    Runs in the current process (``run_hidden`` starts it in a new one).
-    Each case may take ``CASE_SECONDS``; after a case runs over, the rest of
-    its lab is not run. With ``result``, the results so far are written there
-    after every case.
-    """
-    import course_lib as reference
-
-    from .practice import load_practice_package
-
+    rules = [name for names in chapter_exports().values() for name in names]
     deadline = time.monotonic() + seconds
-    cases = [case for lab in labs if lab in _FUNCTIONS for case in hidden_cases(lab, seed, count)]
-    expected: list[tuple[str, tuple[Any, ...]]] = []
-    for case in cases:
-        expected.append(_ask(case, reference))
-    results: list[HiddenResult] = []
-    try:
-        student = load_practice_package(package)
-    except Exception as error:
-        why = f"the package did not import: {type(error).__name__}: {error}"
-        results = [HiddenResult(case.lab, case.name, "not run", why) for case in cases]
-        if result is not None:
-            _write(results, result)
-        return results
-    stopped: set[str] = set()
-    for case, (question, want) in zip(cases, expected, strict=True):
-        left = deadline - time.monotonic()
-        if case.lab in stopped or left <= 0:
-            why = (
-                f"not run: an earlier case of Lab {case.lab} ran past {CASE_SECONDS:g} s"
-                if case.lab in stopped
-                else "not run: the time limit was reached"
-            )
-            results.append(HiddenResult(case.lab, case.name, "not run", why))
-            continue
-        try:
-            with _alarm(min(CASE_SECONDS, left)):
-                got = _ask(case, student)[1]
-        except _CaseTimeout:
-            stopped.add(case.lab)
-            message = (
-                f"{question}: did not finish within {CASE_SECONDS:g} s; look for an endless loop"
-            )
-            results.append(HiddenResult(case.lab, case.name, "failed", message))
-        else:
-            agrees, message = judge(question, want, got)
-            results.append(
-                HiddenResult(case.lab, case.name, "passed" if agrees else "failed", message)
-            )
-        if result is not None:
-            _write(results, result)
-    if result is not None:
-        _write(results, result)
-    return results
+    with RemotePackage(local_launcher(package, rules), rules, deadline=deadline) as remote:
+        return judge_hidden_cases(remote, labs, seed, count)
 
 
-# --- what the grader's worker calls ----------------------------------------------------------
+# --- what the instructor chooses -------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -387,19 +340,6 @@ class HiddenPlan:
 
     seed: int
     cases: int = HIDDEN_CASES
-
-
-def hidden_worker_options(plan: HiddenPlan | None) -> list[str]:
-    """The worker's command-line options for ``plan`` (none when no hidden cases are asked)."""
-    if plan is None:
-        return []
-    return ["--hidden-seed", str(plan.seed), "--hidden-cases", str(plan.cases)]
-
-
-def add_hidden_options(parser: argparse.ArgumentParser) -> None:
-    """The worker's side of ``hidden_worker_options``."""
-    parser.add_argument("--hidden-seed", type=int, default=None)
-    parser.add_argument("--hidden-cases", type=int, default=HIDDEN_CASES)
 
 
 def hidden_from_json(rows: object) -> tuple[HiddenResult, ...]:
@@ -415,79 +355,3 @@ def hidden_from_json(rows: object) -> tuple[HiddenResult, ...]:
         if texts and outcome in ("passed", "failed", "not run"):
             found.append(HiddenResult(str(lab), str(name), outcome, str(message)))
     return tuple(found)
-
-
-def _not_run(labs: Sequence[str], seed: int, count: int, why: str) -> list[HiddenResult]:
-    return [
-        HiddenResult(case.lab, case.name, "not run", why)
-        for lab in labs
-        if lab in _FUNCTIONS
-        for case in hidden_cases(lab, seed, count)
-    ]
-
-
-def run_hidden(
-    package: Path, labs: Sequence[str], seed: int, *, seconds: float, count: int = HIDDEN_CASES
-) -> list[dict[str, str]]:
-    """Run the hidden cases of ``labs`` against ``package`` in a runner process of its own.
-
-    ``seconds`` is what is left of the submission's time limit. Returns the
-    rows the runner wrote, every case it did not reach marked ``not run``;
-    never raises for anything the package does.
-    """
-    if seconds <= 0:
-        results = _not_run(labs, seed, count, "not run: no time was left after the public checks")
-    else:
-        with tempfile.TemporaryDirectory(prefix="hidden-") as scratch:
-            path = Path(scratch) / "hidden.json"
-            command = [sys.executable, "-P", "-m", "course_lib.track.hidden_checks"]
-            command += [str(Path(package).resolve()), str(path), "--labs", ",".join(labs)]
-            command += ["--seed", str(seed), "--count", str(count), "--seconds", f"{seconds:g}"]
-            process = subprocess.Popen(
-                command,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,  # no pipe a child of the package could hold open
-                stderr=subprocess.DEVNULL,
-                start_new_session=os.name == "posix",
-            )
-            try:
-                process.wait(timeout=seconds + 2)
-            except subprocess.TimeoutExpired:
-                pass
-            finally:
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    if os.name == "posix":
-                        os.killpg(process.pid, signal.SIGKILL)
-                    else:
-                        process.kill()
-                process.wait()
-            try:
-                written = hidden_from_json(json.loads(path.read_text(encoding="utf-8")))
-            except (OSError, ValueError):
-                written = ()
-        done = {result.name: result for result in written}
-        why = "not run: the hidden cases were stopped (time limit, memory, or a crash)"
-        results = [done.get(r.name, r) for r in _not_run(labs, seed, count, why)]
-    return [
-        {"lab": r.lab, "name": r.name, "outcome": r.outcome, "message": r.message} for r in results
-    ]
-
-
-def _main(argv: Sequence[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m course_lib.track.hidden_checks")
-    parser.add_argument("package", type=Path)
-    parser.add_argument("result", type=Path)
-    parser.add_argument("--labs", required=True)
-    parser.add_argument("--seed", type=int, required=True)
-    parser.add_argument("--count", type=int, default=HIDDEN_CASES)
-    parser.add_argument("--seconds", type=float, required=True)
-    args = parser.parse_args(argv)
-    labs = args.labs.split(",")
-    run_hidden_cases(
-        args.package, labs, args.seed, count=args.count, seconds=args.seconds, result=args.result
-    )
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(_main(sys.argv[1:]))

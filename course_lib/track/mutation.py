@@ -45,10 +45,10 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from ..judge.practice import load_practice_package
 from .catalogue import LAB_TOPICS
 from .checks import LabReport, run_checks_in_process
 from .hints_zh import HINTS_ZH
-from .practice import load_practice_package
 from .starters import find_regions, lab_modules, practice_files
 
 __all__ = ["Mutant", "MutantResult", "main", "mutants_of", "run_mutants"]

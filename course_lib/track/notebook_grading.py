@@ -24,14 +24,19 @@ import tempfile
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
+from typing import Any
 
 from ..base.text_rules import spreadsheet_safe
-from .exercises import EXERCISES
+from ..judge.codec import ChannelError, Codec, given_types
+from ..judge.remote import RuleError
+from .exercises import EXERCISES, evaluate
 from .grading import Limits, Submission, run_confined
-from .sandbox import SandboxKind
+from .notebook_worker import code_cells
+from .sandbox import SandboxKind, workbook_root
 
-__all__ = ["NotebookGrade", "grade_notebooks", "notebook_sheet", "notebooks_of"]
+__all__ = ["NotebookGrade", "grade_notebooks", "judged_answers", "notebook_sheet", "notebooks_of"]
 
 NOTEBOOK_COLUMNS = ["student", "notebooks", "status", *EXERCISES]
 """``notebooks.csv``'s header: the student, how many notebooks ran, how the run ended, each exercise."""
@@ -89,16 +94,109 @@ def _grade_one(
         run = run_confined(
             "course_lib.track.notebook_worker", [], staged, limits, kind, Path(private)
         )
-    results = {
-        str(row.get("name")): str(row.get("outcome"))
-        for row in run.rows
-        if row.get("name") in EXERCISES
-    }
+    results = judged_answers(run.rows, staged)
     if run.result is None:
         status = "timeout" if run.killed else "crashed"
     else:
         status = "timeout" if run.result.get("timed_out") else "ok"
     return NotebookGrade(student, count, status, results)
+
+
+def _exercise_cells(staged: Path) -> dict[tuple[str, int], str]:
+    """Each staged notebook's code cells by ``(file name, number)``, read by the grader itself."""
+    return {
+        (notebook.name, number): source
+        for notebook in sorted(staged.glob("*.ipynb"))
+        for number, source in enumerate(code_cells(notebook), start=1)
+    }
+
+
+@cache
+def handed_out_check_cells() -> dict[str, frozenset[str]]:
+    """Each exercise's check cell as the workbook's notebooks hand it out (both editions)."""
+    found: dict[str, set[str]] = {}
+    for notebook in sorted((workbook_root() / "notebooks").rglob("*.ipynb")):
+        for source in code_cells(notebook):
+            for exercise in EXERCISES:
+                if _calls_check(source, exercise):
+                    found.setdefault(exercise, set()).add(source.strip())
+    return {exercise: frozenset(sources) for exercise, sources in found.items()}
+
+
+def _calls_check(source: str, exercise_id: str) -> bool:
+    """Whether a cell's source checks ``exercise_id`` and nothing else."""
+    calls = source.count("check(")
+    return calls == 1 and any(f"check({q}{exercise_id}{q}" in source for q in ('"', "'"))
+
+
+def _is_check_cell(source: str, exercise_id: str) -> bool:
+    """Whether a cell is ``exercise_id``'s own check cell: as handed out, when the notebooks
+    are here to say so; else a cell that checks that exercise alone."""
+    handed_out = handed_out_check_cells().get(exercise_id)
+    if handed_out:
+        return source.strip() in handed_out
+    return _calls_check(source, exercise_id)
+
+
+def judged_answers(rows: Sequence[dict[str, Any]], staged: Path) -> dict[str, str]:
+    """Each exercise's status, judged here from the answers the worker sent.
+
+    An answer counts only when it names a cell that, in the notebook the grader
+    staged, is that exercise's own check cell as handed out, and only its first
+    answer counts; its value is read as plain data (``judge.codec``) and judged
+    by ``exercises.evaluate`` in this process. So a notebook that patches the
+    exercises, writes verdicts of its own, checks every exercise from one cell
+    or answers with an object equal to anything, earns nothing by it.
+    """
+    cells = _exercise_cells(staged)
+    types = given_types()
+    results: dict[str, str] = {}
+    for row in rows:
+        exercise = row.get("name")
+        if exercise not in EXERCISES or exercise in results:
+            continue
+        cell = row.get("cell")
+        where = tuple(cell) if isinstance(cell, list) and len(cell) == 2 else None
+        source = cells.get(where) if where is not None else None
+        if source is None or not _is_check_cell(source, str(exercise)):
+            continue
+        try:
+            calls = row.get("calls")
+            if isinstance(calls, list):
+                answer: Any = Replay(calls, types)
+            else:
+                answer = Codec(types).decode(row.get("value"))
+        except (ChannelError, RecursionError):
+            results[str(exercise)] = "wrong"
+            continue
+        lang = row.get("lang") if row.get("lang") in ("en", "zh") else None
+        results[str(exercise)] = evaluate(str(exercise), answer, lang=lang).status
+    return results
+
+
+class Replay:
+    """A function answer as the grader meets it: each call answered as the notebook answered it.
+
+    The worker called the student's function the way the exercise calls it and sent
+    each call's arguments and outcome; here the exercise's own judge calls again, and
+    a call the notebook never answered raises, so the verdict is the grader's.
+    """
+
+    def __init__(self, calls: list[Any], types: dict[str, type]) -> None:
+        self._types = types
+        self._calls = [call for call in calls if isinstance(call, list) and len(call) == 3]
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        asked = Codec(self._types).encode((args, kwargs))
+        for index, (recorded, value, error) in enumerate(self._calls):
+            if recorded != asked:
+                continue
+            del self._calls[index]
+            if isinstance(error, dict):
+                name = str(error.get("type", "Exception"))
+                raise RuleError(f"{name}: {str(error.get('message', ''))[:300]}")
+            return Codec(self._types).decode(value)
+        raise RuleError("the notebook's function was never called with these arguments")
 
 
 def grade_notebooks(

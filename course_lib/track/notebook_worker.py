@@ -1,7 +1,7 @@
 """The grader's notebook worker: runs a student's notebooks headless and records each exercise.
 
 Started by ``notebook_grading`` inside the same fence, with the same limits,
-as the checks' worker (``grade_worker``, whose set-up it shares: the user id
+as the rule server (``judge.confinement``, whose set-up it shares: the user id
 it drops to, its own SIGINT handler, the subreaper, the ``RLIMIT_*`` caps).
 Each notebook's code cells run in order in one namespace, as *Run All*
 would, in a plain interpreter: no kernel, so nothing to start or connect to.
@@ -9,11 +9,14 @@ IPython-only lines (``%magic``, ``!shell``) are skipped, and a cell that
 raises is recorded and passed over, so a later exercise still runs.
 
 ``course_lib.track.exercises.check`` is replaced before any cell runs, so
-each ``check("11.3-q1", answer)`` a cell makes is judged by ``evaluate`` and
-sent at once on the report file (``{"row": {"name": id, "outcome": status}}``);
-what the cell prints does not count. At the time limit the cell running is
-interrupted and the exercises not reached are left out (the grader reports
-them as not run).
+each ``check("11.3-q1", answer)`` a cell makes sends the *answer* at once on
+the report file, as plain data (``judge.codec``) with the cell it came from
+(``{"row": {"name": id, "cell": [notebook, n], "value": ...}}``). This process
+never judges: the grader does, outside the sandbox (``notebook_grading``), so
+a notebook that patches the exercises or writes rows of its own decides
+nothing. What a cell prints does not count. At the time limit the cell
+running is interrupted and the exercises not reached are left out (the
+grader reports them as not run).
 """
 
 from __future__ import annotations
@@ -22,25 +25,57 @@ import argparse
 import contextlib
 import json
 import os
-import shutil
-import signal
 import sys
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from .grade_worker import (
-    _alarm,
-    _become_subreaper,
-    _Channel,
-    _drop_to,
-    _ImportTimeout,
-    _limit_resources,
-    _use_private_home,
-)
+from ..judge.codec import Codec, given_types
+from ..judge.confinement import ImportTimeout, add_confinement_options, alarm, confine
 
 __all__: list[str] = []
+
+
+class _Channel:
+    """The report file: whole JSON lines, written with one ``write`` each."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.lock = threading.Lock()
+
+    def send(self, kind: str, value: Any) -> None:
+        data = (json.dumps({kind: value}) + "\n").encode("utf-8")
+        with self.lock, contextlib.suppress(OSError):
+            os.write(self.fd, data)
+
+
+def _encoded(value: object) -> Any:
+    """``value`` as plain data (``judge.codec``); what cannot cross is sent as what it is."""
+    try:
+        return Codec(given_types()).encode(value)
+    except Exception as error:  # too deep, or a repr that fails
+        return ["other", type(value).__name__, f"<not sendable: {type(error).__name__}>"]
+
+
+class Recording:
+    """A function answer, called as the exercise calls it: each call's arguments and outcome."""
+
+    def __init__(self, function: Callable[..., Any]) -> None:
+        self.function = function
+        self.calls: list[list[Any]] = []
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        asked = _encoded((args, kwargs))
+        try:
+            result = self.function(*args, **kwargs)
+        except Exception as error:
+            self.calls.append([asked, None, {"type": type(error).__name__, "message": str(error)}])
+            raise
+        self.calls.append([asked, _encoded(result), None])
+        return result
+
 
 SKIPPED_PREFIXES = ("%", "!")
 """Lines only IPython understands; the notebooks' exercises never need them."""
@@ -69,10 +104,25 @@ def code_cells(notebook: Path) -> list[str]:
 def _run_notebooks(folder: Path, channel: _Channel, seconds: float) -> dict[str, Any]:
     from . import exercises
 
+    cell: list[Any] = ["", 0]  # the notebook and code cell running now
+    calls_as_exercises_do = exercises.evaluate  # taken before any cell could replace it
+
     def check(exercise_id: str, answer: object, *, lang: Any = None) -> None:
-        feedback = exercises.evaluate(exercise_id, answer, lang=lang)
-        channel.send("row", {"name": exercise_id, "outcome": feedback.status})
-        print(feedback)
+        """Send the answer, not a verdict: the grader judges it, outside this process.
+
+        A function answer cannot cross: it is called here as the exercise calls it
+        (``evaluate``, whose verdict is thrown away), and what each call gave is sent;
+        the grader's own ``evaluate`` then meets those answers again (``Replay``).
+        """
+        row: dict[str, Any] = {"name": str(exercise_id), "cell": list(cell), "lang": lang}
+        if callable(answer) and not isinstance(answer, type):
+            recording = Recording(answer)
+            with contextlib.suppress(Exception):
+                calls_as_exercises_do(exercise_id, recording, lang=lang)
+            row["calls"] = recording.calls
+        else:
+            row["value"] = _encoded(answer)
+        channel.send("row", row)
 
     exercises.check = check  # the notebooks import it from there
     deadline = time.monotonic() + seconds
@@ -81,15 +131,16 @@ def _run_notebooks(folder: Path, channel: _Channel, seconds: float) -> dict[str,
     for notebook in sorted(folder.rglob("*.ipynb")):
         namespace: dict[str, Any] = {"__name__": "__main__"}
         for number, source in enumerate(code_cells(notebook), start=1):
+            cell[:] = [notebook.name, number]
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 timed_out = True
                 break
             try:
                 code = compile(source, f"{notebook.name}, cell {number}", "exec")
-                with _alarm(remaining):
+                with alarm(remaining):
                     exec(code, namespace)
-            except _ImportTimeout:
+            except ImportTimeout:
                 timed_out = True
                 break
             except (Exception, SystemExit):
@@ -103,23 +154,11 @@ def main(argv: Sequence[str]) -> int:
     """Run the notebooks in the staged folder and send each exercise's status on ``--channel-fd``."""
     parser = argparse.ArgumentParser(prog="python -m course_lib.track.notebook_worker")
     parser.add_argument("folder", type=Path)
-    parser.add_argument("--timeout", type=float, required=True)
-    parser.add_argument("--memory-mb", type=int, required=True)
-    parser.add_argument("--file-mb", type=int, required=True)
-    parser.add_argument("--processes", type=int, required=True)
-    parser.add_argument("--copy-from", type=Path, default=None)
-    parser.add_argument("--as-uid", type=int, default=None)
     parser.add_argument("--channel-fd", type=int, required=True)
+    add_confinement_options(parser)
     args = parser.parse_args(argv)
-    if args.as_uid is not None:
-        _drop_to(args.as_uid)
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    _become_subreaper()
-    if args.copy_from is not None:
-        shutil.copytree(args.copy_from, args.folder)
-    _use_private_home()
-    os.environ.setdefault("MPLBACKEND", "Agg")
-    _limit_resources(args.memory_mb, args.file_mb, args.processes)
+    args.private_home = True  # the notebooks write where the grader cleans up, always
+    confine(args, args.folder)
     channel = _Channel(args.channel_fd)
     with contextlib.suppress(MemoryError):
         channel.send("result", _run_notebooks(args.folder, channel, args.timeout))

@@ -1,12 +1,16 @@
 """Where a submission's code runs: a bubblewrap sandbox when the machine has one, else a weaker fence.
 
-The grader (``grading``) starts one worker per submission. This module
-decides how that worker is confined, builds its command line, and ends it
-with everything it started. Three levels, chosen once per run:
+The grader (``grading``) starts one worker per submission: the rule server
+that answers the judge's calls (``judge.rule_server``), or the notebook
+worker. This module decides how that worker is confined, builds its command
+line, and ends it with everything it started. At every level the judge (the
+checks, the hidden cases, the reference, the seed) stays in the grader's
+process. Three levels, chosen once per run:
 
 * ``bwrap`` (bubblewrap works here): the worker gets its own mount, PID,
-  network, IPC and UTS namespaces. Only the Python environment, the
-  workbook's ``course_lib`` and ``tests`` and this submission's staged copy
+  network, IPC and UTS namespaces. Only the Python environment, the given
+  part of ``course_lib`` (``judge.given_tree``: no rule, check or grader; the
+  notebook worker gets the workbook's) and this submission's staged copy
   are visible, all read-only; the only writable place is a size-limited
   tmpfs (``/grade``) that disappears with the sandbox. The roster, the other
   submissions, the output folder and the grader's own files do not exist
@@ -76,8 +80,8 @@ FIRST_UID = 64000
 GUARANTEES: dict[str, str] = {
     "bwrap": (
         "sandbox: bubblewrap. Each submission runs in its own mount, PID and network "
-        "namespaces{user}: it sees only the Python environment and the workbook read-only and "
-        "its own copy, cannot see the roster, other submissions or the output folder, has no "
+        "namespaces{user}: it sees only the Python environment, the given part of course_lib "
+        "(no rule, check or grader) and its own copy, read-only, cannot see the roster, other submissions or the output folder, has no "
         "network, and every process it starts is killed with it."
     ),
     "none-root": (
@@ -325,16 +329,30 @@ def workbook_root() -> Path:
 
 
 def bwrap_command(
-    worker: Sequence[str], staged: Path, *, disk_mb: int, uid: int | None, channel_fd: int
+    worker: Sequence[str],
+    staged: Path,
+    *,
+    disk_mb: int,
+    uid: int | None,
+    channel_fd: int | None = None,
+    library: Path | None = None,
 ) -> list[str]:
     """``worker`` (an interpreter command) wrapped in bubblewrap, ``staged`` bound read-only.
 
     The worker starts in ``INSIDE`` and copies the submission there itself.
+    ``library`` is the folder holding the ``course_lib`` it may import (the
+    rule server's: ``judge.given_tree``, no rule in it); without it, the
+    workbook's own (the notebook worker runs whole notebooks). An installed
+    ``course_lib`` in the environment is hidden under an empty folder then.
     """
     program = shutil.which("bwrap") or "bwrap"
     root = workbook_root()
-    binds = [(folder, folder) for folder in _python_folders(root)]
-    binds += [(root / name, root / name) for name in ("course_lib", "tests", "pyproject.toml")]
+    python = _python_folders(root)
+    binds = [(folder, folder) for folder in python]
+    if library is None:
+        binds += [(root / name, root / name) for name in ("course_lib", "tests", "pyproject.toml")]
+    else:
+        binds.append((library, library))
     arguments = [program, *_namespace_flags(), "--die-with-parent", "--new-session"]
     arguments += ["--proc", "/proc", "--dev", "/dev", *_system_binds()]
     # bwrap makes the folders above a bind readable by root only; the worker's own
@@ -347,6 +365,10 @@ def bwrap_command(
     for source, target in binds:
         if source.exists():
             arguments += ["--ro-bind", str(source), str(target)]
+    if library is not None:  # a full course_lib installed in the environment stays unseen
+        for folder in python:
+            if (folder / "course_lib").is_dir():
+                arguments += ["--tmpfs", str(folder / "course_lib")]
     arguments += ["--ro-bind", str(staged), str(SUBMISSION_INSIDE)]
     # One tmpfs holds everything it can write, /tmp included (the worker makes home/tmp and
     # points TMPDIR there). When the workbook or Python itself lives under /tmp (a clone in
@@ -359,7 +381,8 @@ def bwrap_command(
     if uid is not None:  # root: the worker needs these two to drop to ``uid``, then has none
         arguments += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
     arguments += ["--chdir", str(INSIDE), "--"]
-    return [*arguments, *worker, "--channel-fd", str(channel_fd)]
+    channel = [] if channel_fd is None else ["--channel-fd", str(channel_fd)]
+    return [*arguments, *worker, *channel]
 
 
 @dataclass(frozen=True)

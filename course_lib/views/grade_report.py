@@ -294,7 +294,10 @@ def gradebook_json(
                 "passed": grade.passed,
                 "total": grade.total,
                 "points": points(grade, options.weights, labs),
-                "checks": [asdict(check) for check in grade.checks],
+                "checks": [
+                    {"lab": c.lab, "name": c.name, "outcome": c.outcome, "message": c.message}
+                    for c in grade.checks
+                ],
                 "hidden": _hidden_json(grade, labs),
             }
             for grade in grades

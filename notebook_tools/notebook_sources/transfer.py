@@ -486,7 +486,7 @@ CELLS: list[Cell] = [
         # NBVAL_IGNORE_OUTPUT
         from pathlib import Path
 
-        from course_lib.track.practice import load_practice_package
+        from course_lib.judge.practice import load_practice_package
         from course_lib.views import practice_hint, workbook_root
 
         practice = Path(workbook_root(), "practice", "ch11")

@@ -189,11 +189,7 @@ def test_fixed_costs_are_deducted_before_any_message(impl: ModuleType) -> None:
 
     # An estimate that is no finite number >= 0 names the message it priced, as the course
     # does: r-test is message 3 of interaction 3 (both counted from 1).
-    fixture_estimate = impl.fixture_estimator()
-
-    def nan_for_r_test(value: Any) -> Any:
-        is_r_test = not isinstance(value, str) and impl.text_of(value).startswith("14 tests")
-        return float("nan") if is_r_test else fixture_estimate(value)
+    nan_for_r_test = impl.NamedEstimator("nan_for_text", text_prefix="14 tests")
 
     expect_error(
         f"build_context({CHAPTER}, an estimator returning NaN for r-test)",

@@ -2,7 +2,8 @@
 
 ``course_lib`` reads bottom-up: ``base`` (the boundary and the machinery),
 ``chapter`` (the chapter's rules), ``beyond`` (real sessions and tokenizers),
-then ``track``, ``views`` and ``tools``. Each layer may import only the layers
+``judge`` (rules called across a process boundary), then ``track``, ``views``
+and ``tools``. Each layer may import only the layers
 before it, imports inside functions included: the base never imports the
 chapter. pandas, ipywidgets and matplotlib appear in ``views`` alone.
 """
@@ -17,7 +18,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "course_lib"
 
-LAYERS: tuple[str, ...] = ("base", "chapter", "beyond", "track", "views", "tools")
+LAYERS: tuple[str, ...] = ("base", "chapter", "beyond", "judge", "track", "views", "tools")
 """In reading order; a module may import from its own layer and the ones before it."""
 
 VIEW_LIBRARIES = ("pandas", "ipywidgets", "matplotlib", "IPython")

@@ -1,6 +1,6 @@
 """The instructor's hidden cases: seeded, judged against the reference, reported beside the 15.
 
-The runner is called in this process where that is enough (``run_hidden_cases``)
+The cases are judged in this process where that is enough (``run_hidden_cases``)
 and through the grader once, so the worker's path is covered too.
 """
 
@@ -22,7 +22,6 @@ from course_lib.track.hidden_checks import (
     hidden_cases,
     hidden_from_json,
     judge,
-    run_hidden,
     run_hidden_cases,
 )
 from course_lib.track.starters import (
@@ -176,9 +175,12 @@ def test_an_endless_loop_stops_its_lab_and_no_time_left_means_not_run(
     assert results[3].message.endswith("did not finish within 0.5 s; look for an endless loop")
     assert results[4].message == "not run: an earlier case of Lab 11.2 ran past 0.5 s"
 
-    rows = run_hidden(loops, ["11.1"], SEED, seconds=0, count=2)
+    late = run_hidden_cases(loops, ["11.1"], SEED, count=2, seconds=0)
+    rows = [
+        {"lab": r.lab, "name": r.name, "outcome": r.outcome, "message": r.message} for r in late
+    ]
     assert [(row["outcome"], row["message"]) for row in rows] == [
-        ("not run", "not run: no time was left after the public checks")
+        ("not run", "not run: the time limit was reached")
     ] * 2
     assert hidden_from_json(rows) == tuple(
         hidden_checks.HiddenResult(r["lab"], r["name"], "not run", r["message"]) for r in rows

@@ -31,6 +31,7 @@ import sys
 import tempfile
 import time
 import zipfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,7 @@ from course_lib.track.catalogue import CHAPTER_LABS
 from course_lib.track.grading import Limits, Submission, grade_submission, visible_name
 from course_lib.track.sandbox import bwrap_works, level
 from course_lib.track.starters import (
+    chapter_exports,
     lab_modules,
     replace_region_bodies,
     solution_bodies,
@@ -65,6 +67,11 @@ SIGINT_IGNORED = (
     "os.execv(sys.argv[1], sys.argv[1:])"
 )
 """A grader started the way nohup, cron and CI runners start it: SIGINT ignored, inherited."""
+
+
+def starter(directory: Path) -> Path:
+    write_practice_package(directory)
+    return directory
 
 
 def solved(directory: Path, labs: list[str] = LABS) -> Path:
@@ -133,15 +140,99 @@ except Exception:
 """
 
 
+REEXPORTS = "\n".join(
+    f"from course_lib.chapter.{module} import {', '.join(names)}  # noqa: F401, E402"
+    for module, names in chapter_exports().items()
+)
+"""An untouched starter whose ``__init__`` takes every rule from the workbook's own modules."""
+
+PATCHES_THE_JUDGE = """\
+def _yes(*args, **kwargs):
+    return (True, "")
+for _name, _attribute in [
+    ("course_lib.track.checks", "judge_checks"),
+    ("course_lib.track.checks", "run_checks"),
+    ("course_lib.track.hidden_checks", "judge"),
+    ("course_lib.track.plugin", "failure_detail"),
+]:
+    try:
+        import importlib as _importlib
+        setattr(_importlib.import_module(_name), _attribute, _yes)
+    except Exception:
+        pass
+"""
+"""An untouched starter that replaces the check runner and the hidden-case judge at import."""
+
+FORGES_THE_CHANNEL = """\
+import json as _json
+import os as _os
+_report = {"result": {"schema": "course-lab-check/1", "passed": 15, "total": 15, "ok": True}}
+_line = (_json.dumps(_report) + "\\n").encode()
+_ready = _json.dumps({"ready": True}).encode()
+_answer = _json.dumps({"value": ["list", 0, []]}).encode()
+_frames = b"".join(len(x).to_bytes(4, "big") + x for x in [_ready] + [_answer] * 200)
+for _fd in range(3, 64):
+    for _data in (_line, _frames):
+        try:
+            _os.write(_fd, _data)
+        except OSError:
+            pass
+_os._exit(0)
+"""
+"""An untouched starter that writes a made-up report and made-up answers on every descriptor."""
+
+GARBAGE_ON_THE_CHANNEL = """\
+import os as _os
+for _fd in range(3, 64):
+    try:
+        _os.write(_fd, b"\\x7fgarbage\\x00\\xff\\xfe!!!")
+    except OSError:
+        pass
+"""
+"""A solved package that writes 14 bytes of garbage on every descriptor while importing."""
+
+ALWAYS_EQUAL = """\
+class _Yes(list):
+    def __eq__(self, other):
+        return True
+
+    def __ne__(self, other):
+        return False
+
+    __hash__ = None
+
+
+_right = group_interactions
+
+
+def group_interactions(entries):
+    return _Yes(_right(entries))
+"""
+"""A solved package whose ``group_interactions`` answers with a list equal to anything."""
+
+USES_THE_ANSWER_KEY = "from answer_key import *  # noqa: F403, E402\n"
+"""An untouched starter re-exporting an answer key that sits on the grader's ``PYTHONPATH``."""
+
+
+def answer_key(root: Path) -> Path:
+    """The grader's own folder on ``PYTHONPATH``, holding a module with every reference rule."""
+    folder = root / "grader-keys"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "answer_key.py").write_text(REEXPORTS + "\n", encoding="utf-8")
+    return folder
+
+
 def empty_zip(path: Path) -> None:
     with zipfile.ZipFile(path, "w"):
         pass
 
 
-def build_roster(root: Path, out: Path, tmp_marker: Path) -> Path:
-    """Every shape of the issue's class, plus ``zed``: correct, graded after the curious one."""
-    roster = root / "roster"
-    roster.mkdir(parents=True)
+HONEST = ("ada", "forgets_system_cost", "incomplete", "zed")
+"""Students who hand in their own work, right or wrong: graded alike whoever else is graded."""
+
+
+def add_honest_students(roster: Path) -> None:
+    roster.mkdir(parents=True, exist_ok=True)
     solved(roster / "ada")
     mistake = solved(roster / "forgets_system_cost")
     budget = mistake / "budget.py"
@@ -152,13 +243,20 @@ def build_roster(root: Path, out: Path, tmp_marker: Path) -> Path:
         text.replace(wrong, "budget.max_tokens - budget.reserved_output"), encoding="utf-8"
     )
     solved(roster / "incomplete", ["11.1", "11.2"])
+    solved(roster / "zed")
+
+
+def build_roster(root: Path, out: Path, tmp_marker: Path) -> Path:
+    """Every shape of the issue's class, plus ``zed``: correct, graded after the curious one."""
+    roster = root / "roster"
+    add_honest_students(roster)
     append(solved(roster / "syntax_error"), "groups", "def oops(:")
     prepend(solved(roster / "loops"), "11.3", ["while True:", "    pass"])
     prepend(solved(roster / "sleeps"), "11.3", ["import time", "time.sleep(1000)"])
     prepend(solved(roster / "allocates_20_gib"), "11.2", ["hog = bytearray(20 * 2**30)"])
     big_file = ["with open('big.bin', 'wb') as big:", "    for _ in range(2048):"]
     prepend(solved(roster / "writes_2_gib"), "11.2", [*big_file, "        big.write(bytes(2**20))"])
-    prepend(solved(roster / "prints_50_mb"), "11.2", ["print('x' * 50_000_000)"])
+    append(solved(roster / "prints_50_mb"), "groups", "print('x' * 50_000_000)")
     append(solved(roster / "spawns"), "groups", SPAWNS)
     prepend(solved(roster / "exits_halfway"), "11.3", ["import os", "os._exit(3)"])
     targets = [
@@ -169,8 +267,17 @@ def build_roster(root: Path, out: Path, tmp_marker: Path) -> Path:
         str(tmp_marker),
     ]
     append(solved(roster / "curious"), "groups", CURIOUS.format(targets=targets))
+    # Students who write no rule and try to score anyway (each scores 0, with a note).
+    for name, code in [
+        ("re_exporter", REEXPORTS),
+        ("patches_the_judge", PATCHES_THE_JUDGE),
+        ("forges_the_channel", FORGES_THE_CHANNEL),
+        ("uses_the_answer_key", USES_THE_ANSWER_KEY),
+    ]:
+        append(starter(roster / name), "__init__", code)
+    append(solved(roster / "garbage_on_the_channel"), "__init__", GARBAGE_ON_THE_CHANNEL)
+    append(solved(roster / "always_equal"), "groups", ALWAYS_EQUAL)
     solved(roster / os.fsdecode(b"jos\xe9"))  # a folder name that is not UTF-8
-    solved(roster / "zed")
     (roster / "nora.ipynb").write_text("{}", encoding="utf-8")
     empty_zip(roster / "王 芳.zip")
     (roster / os.fsdecode(b"ren\xe9e.zip")).write_bytes(b"")
@@ -184,14 +291,20 @@ def build_roster(root: Path, out: Path, tmp_marker: Path) -> Path:
 EXPECTED = {
     "ada": ("15/15", "ok"),
     "allocates_20_gib": ("3/15", "ok"),
+    "always_equal": ("13/15", "ok"),  # its one 11.2 check of errors still passes
     "curious": ("15/15", "ok"),
-    "exits_halfway": ("6/15", "crashed"),
+    "exits_halfway": ("8/15", "crashed"),
+    "forges_the_channel": ("0/15", "error"),
+    "garbage_on_the_channel": ("0/15", "error"),
+    "patches_the_judge": ("0/15", "ok"),
+    "re_exporter": ("0/15", "error"),
+    "uses_the_answer_key": ("0/15", "error"),
     "forgets_system_cost": ("10/15", "ok"),
     "incomplete": ("6/15", "ok"),
     "jos\\xe9": ("15/15", "ok"),
     "loops": ("6/15", "timeout"),
     "nora.ipynb": ("0/15", "invalid"),
-    "prints_50_mb": ("3/15", "ok"),
+    "prints_50_mb": ("15/15", "ok"),
     "ren\\xe9e": ("0/15", "invalid"),
     "sleeps": ("6/15", "timeout"),
     "sneaky": ("0/15", "invalid"),
@@ -250,11 +363,20 @@ def grade_foreground(sandbox: str, root: Path) -> dict[str, Any]:
     before = tree_digest(roster)
     printed, errors = io.StringIO(), io.StringIO()
     saved, tempfile.tempdir = tempfile.tempdir, str(scratch)
+    keys = str(answer_key(root))
+    saved_path = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = keys  # the grader's own folder: never the submission's
+    sys.path.insert(0, keys)
     try:
         with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(errors):
             status = main(["grade", str(roster), *options(sandbox), "--out", str(out)])
     finally:
         tempfile.tempdir = saved
+        sys.path.remove(keys)
+        if saved_path is None:
+            del os.environ["PYTHONPATH"]
+        else:
+            os.environ["PYTHONPATH"] = saved_path
     return {
         "status": status,
         "out": out,
@@ -279,7 +401,7 @@ def grade_with_sigint_ignored(sandbox: str, root: Path) -> dict[str, Any]:
         command,
         capture_output=True,
         text=True,
-        env={**os.environ, "TMPDIR": str(scratch)},
+        env={**os.environ, "TMPDIR": str(scratch), "PYTHONPATH": str(answer_key(root))},
         timeout=900,
         check=False,
     )
@@ -341,6 +463,35 @@ def test_the_guarantee_is_said_once_on_stderr_and_in_the_report(
     assert lines[0].split(". ")[0] in page
 
 
+def judged(out: Path, students: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """What the judge decided for ``students``: scores, checks, status and note (not how
+    alike their work is to the others', which depends on who else handed in)."""
+    data = json.loads((out / "gradebook.json").read_text(encoding="utf-8"))
+    keys = ("status", "note", "labs", "passed", "total", "points", "checks")
+    return {
+        entry["student"]: {key: entry[key] for key in keys}
+        for entry in data["students"]
+        if entry["student"] in students
+    }
+
+
+def test_honest_rows_are_the_same_whoever_else_is_graded_and_at_every_level(
+    graded: dict[str, Any], tmp_path: Path
+) -> None:
+    """The hostile students change nothing of the honest ones' rows, nor does the sandbox."""
+    with_hostile = judged(graded["foreground"]["out"], HONEST)
+    assert sorted(with_hostile) == sorted(HONEST)
+    roster = tmp_path / "roster"
+    add_honest_students(roster)
+    for sandbox in SANDBOXES:
+        out = tmp_path / f"grades-{sandbox}"
+        status, _printed, errors = run_cli(
+            ["grade", str(roster), *options(sandbox), "--out", str(out)]
+        )
+        assert status == 0, errors
+        assert judged(out, HONEST) == with_hostile, sandbox
+
+
 def test_foreground_and_sigint_ignored_write_the_same_files(graded: dict[str, Any]) -> None:
     first = tree_digest(graded["foreground"]["out"])
     second = tree_digest(graded["sigint_ignored"]["out"])
@@ -386,10 +537,10 @@ def test_notes_name_the_limit_and_never_advise_losing_work(
     graded: dict[str, Any], run: str
 ) -> None:
     book = read_book(graded[run]["out"])
-    for student in ("writes_2_gib", "prints_50_mb"):
-        note = book[student]["note"]
-        assert "went over the file-size limit of 4 MiB (--file-size)" in note, note
-        assert not note.startswith("OSError")
+    note = book["writes_2_gib"]["note"]
+    assert "went over the file-size limit of 4 MiB (--file-size)" in note, note
+    assert not note.startswith("OSError")
+    assert book["prints_50_mb"]["note"] == ""  # what a package prints goes nowhere
     assert (
         "ran out of memory: each process may use at most 1024 MiB"
         in (book["allocates_20_gib"]["note"])
@@ -399,8 +550,8 @@ def test_notes_name_the_limit_and_never_advise_losing_work(
     assert "--force" not in syntax
     assert "check again with `course-lab check 11 --impl <your practice folder>`" in syntax
     assert book["exits_halfway"]["note"] == (
-        "the checks for Chapter 11 could not run: pytest ended before it wrote its results "
-        "(os._exit, or a crash); the 6 checks that finished before it count"
+        "the process running the rules ended with exit status 3 during a call of "
+        "build_context (4 times); the checks it ended failed"
     )
     assert book["loops"]["note"] == f"stopped after {TIMEOUT} s; the checks that finished count"
     assert book["ren\\xe9e"]["note"] == "the zip file is empty (0 bytes): nothing was handed in"

@@ -422,7 +422,13 @@ MUTANTS = [
             ),
             CREATE_ERRORS: (
                 SUMMARY_WITH_FILES,
-                ("expected SessionEntryError", "got no error", "parse_session_entry"),
+                # The judge reads every answer through the course's types: an entry built
+                # without validation cannot even cross as one.
+                (
+                    "expected SessionEntryError",
+                    "not a valid CompactionEntry",
+                    "parse_session_entry",
+                ),
             ),
         },
     ),

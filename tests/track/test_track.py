@@ -35,6 +35,7 @@ import course_lib.chapter
 from course_lib.base.errors import CourseError
 from course_lib.chapter import models, sessions
 from course_lib.chapter.labs import LabNotImplemented
+from course_lib.judge.practice import load_practice_package
 from course_lib.track import starters
 from course_lib.track.catalogue import (
     CHAPTER_LABS,
@@ -43,7 +44,6 @@ from course_lib.track.catalogue import (
     LAB_TOPICS,
 )
 from course_lib.track.checks import LabReport, check_names, lab_test_file, run_checks
-from course_lib.track.practice import load_practice_package
 from course_lib.track.starters import (
     GIVEN_CHAPTER_MODULES,
     PRACTICE_ROOTS,
