@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, TypeVar
 
+from course_lib.track.hidden_inputs import random_path
 from course_lib.track.tolerance import same_number
 
 SEED = 20261205
@@ -29,69 +30,15 @@ T = TypeVar("T")
 
 def random_paths(
     impl: ModuleType, count: int, seed: int = SEED
-) -> Iterator[tuple[list[Any], dict[str, int], Callable[[Any], int | float]]]:
-    """``count`` valid paths (an optional system message, then 0-5 interactions, some with tool
-    calls whose results arrive in any order), each with a budget and an estimator."""
+) -> Iterator[tuple[list[Any], dict[str, int | float], Callable[[Any], int | float]]]:
+    """``count`` valid paths, each with a budget and an estimator, from the grader's own
+    generator (``hidden_inputs.random_path``: an optional system message, then 0-6
+    interactions, tool calls whose results arrive in any order, metadata notes), so the
+    checks and the hidden cases draw from one generator, with this module's seed."""
     rng = random.Random(seed)
     for number in range(count):
-        entries: list[Any] = []
-
-        def add(message: Any, entries: list[Any] = entries, number: int = number) -> None:
-            parent = entries[-1].id if entries else None
-            entry_id = f"p{number}-e{len(entries)}"
-            entries.append(
-                impl.MessageEntry(
-                    id=entry_id, parent_id=parent, timestamp=len(entries), message=message
-                )
-            )
-
-        def words() -> str:
-            return " ".join("w" * rng.randint(1, 9) for _ in range(rng.randint(1, 8)))
-
-        def note(entries: list[Any] = entries, number: int = number) -> None:
-            parent = entries[-1].id if entries else None
-            entry_id = f"p{number}-e{len(entries)}"
-            entries.append(
-                impl.parse_session_entry(
-                    {"id": entry_id, "parentId": parent, "timestamp": len(entries),
-                     "type": "metadata", "key": "model", "value": {"name": words()}}
-                )
-            )  # fmt: skip
-
-        if rng.random() < 0.5:
-            add(impl.SystemMessage(content=words(), timestamp=0))
-        for group in range(rng.randint(0, 5)):
-            add(impl.user_message(words(), timestamp=group))
-            shape = rng.choice(["answer", "tools", "text then tools", "question only"])
-            if shape in ("tools", "text then tools"):
-                calls = [
-                    impl.ToolCall(
-                        id=f"c{number}-{group}-{k}", name="read", arguments={"p": words()}
-                    )
-                    for k in range(rng.randint(1, 3))
-                ]
-                blocks = [impl.text(words()), *calls] if shape == "text then tools" else calls
-                add(impl.assistant_message(blocks, stop_reason="toolUse", timestamp=group))
-                for call in rng.sample(calls, len(calls)):  # results in any order
-                    add(impl.tool_result(call, words(), timestamp=group))
-                add(impl.assistant_message(words(), timestamp=group))
-            elif shape == "answer":
-                add(impl.assistant_message(words(), timestamp=group))
-            if rng.random() < 0.2:
-                note()  # a metadata entry: on the path, never sent
-        estimate = impl.fixture_estimator() if number % 2 else _float_estimator(impl)
-        total = sum(estimate(entry.message) for entry in entries if entry.type == "message")
-        budget = {
-            "max_tokens": rng.randint(0, int(total) + 12),
-            "reserved_output": rng.randint(0, 4),
-            "safety_margin": rng.randint(0, 3),
-        }
-        yield entries, budget, estimate
-
-
-def _float_estimator(impl: ModuleType) -> Callable[[Any], float]:
-    """Tenths of a token per character, plus 0.1: sums whose bits depend on the order they are added."""
-    return impl.NamedEstimator("tenths")
+        path = random_path(impl, rng, f"p{number}")
+        yield path.entries, dict(path.budget), path.estimate
 
 
 def _newest_first_sum(costs: list[int | float]) -> int | float:

@@ -274,15 +274,19 @@ def test_trimming_happens_only_at_group_boundaries_with_isolated_results(
         got=message_difference(impl, expected_messages, result.messages),
     )
 
-    case = f"build_context(fixture, max_tokens=40, {BUDGET})"
-    within = expect_no_error(case, lambda: build(impl, path, max_tokens=40))
     everything = [entry.id for entry in path if entry.id != "sys"]
-    expect_values(
-        case,
-        {"reason": "within_budget", "kept_entry_ids": everything},
-        {"reason": within.reason, "kept_entry_ids": within.kept_entry_ids},
-        hint="an allowance of 40 - 3 - 4 - 2 = 31 holds all three groups (7 + 7 + 15 = 29)",
-    )
+    for room, hint in (
+        (40, "an allowance of 40 - 3 - 4 - 2 = 31 holds all three groups (7 + 7 + 15 = 29)"),
+        (1000, "the walk stops at the oldest group, however much room is left after it"),
+    ):
+        case = f"build_context(fixture, max_tokens={room}, {BUDGET})"
+        within = expect_no_error(case, lambda room=room: build(impl, path, max_tokens=room))
+        expect_values(
+            case,
+            {"reason": "within_budget", "kept_entry_ids": everything},
+            {"reason": within.reason, "kept_entry_ids": within.kept_entry_ids},
+            hint=hint,
+        )
 
     for name, edge in (("an empty path", []), ("only the system message sys", path[:1])):
         case = f"build_context({name}, max_tokens=31, {BUDGET})"
