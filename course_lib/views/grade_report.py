@@ -12,6 +12,7 @@ folder recorded.
 from __future__ import annotations
 
 import csv
+import functools
 import html
 import io
 import json
@@ -23,18 +24,20 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from jinja2 import Environment, PackageLoader, StrictUndefined
+from markupsafe import Markup
+
 from ..base.text_rules import escape_controls_by_line, spreadsheet_safe
 from ..track.catalogue import LAB_TOPICS
 from ..track.class_stats import (
     Distribution,
-    FailureGroup,
     distribution,
     failure_groups,
     failure_rule,
     not_attempted,
 )
 from ..track.feedback_texts import STATUS_MEANING_ZH, feedback_line
-from ..track.grading import STATUS_MEANING, Grade, Limits, borrowed_labs
+from ..track.grading import STATUS_MEANING, CheckResult, Grade, Limits, borrowed_labs
 from ..track.hints_zh import hint_in_language
 from ..track.lms import (
     DEFAULT_ASSIGNMENT,
@@ -374,6 +377,8 @@ def _feedback_names(grades: Sequence[Grade]) -> dict[str, str]:
 
 
 # --- the HTML report -----------------------------------------------------------------------
+# The pages are Jinja2 templates (views/templates); the functions below only gather what they
+# show. Autoescape is on, and what a student wrote goes through ``|shown`` (``_shown``).
 
 
 def summary_figure(summary: Sequence[CheckSummary]) -> Figure:
@@ -414,100 +419,77 @@ def plot_svg(summary: Sequence[CheckSummary]) -> str:
     return text[text.index("<svg") :]
 
 
-_STYLE = """
-body { font-family: system-ui, sans-serif; margin: 2rem; max-width: 72rem; color: #111827; }
-table { border-collapse: collapse; margin: 0.5rem 0 1.5rem; font-size: 0.9rem; }
-th, td { border: 1px solid #d1d5db; padding: 0.25rem 0.5rem; text-align: left; vertical-align: top; }
-th { background: #f3f4f6; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; }
-.ok { color: #166534; } .timeout, .error, .crashed, .invalid { color: #991b1b; font-weight: 600; }
-.flag { background: #fef3c7; }
-code, .msg { font-family: ui-monospace, monospace; font-size: 0.85rem; }
-section.student { border-top: 1px solid #e5e7eb; padding-top: 0.5rem; }
-.bar { background: #60a5fa; height: 0.8rem; }
-"""
-
-
 def _shown(text: str) -> str:
     """``text`` for an HTML page: escaped, and every control or bidi character shown, not obeyed."""
     return html.escape(escape_controls_by_line(text))
 
 
-def _cell(text: object, css: str = "") -> str:
-    attribute = f' class="{css}"' if css else ""
-    return f"<td{attribute}>{_shown(str(text))}</td>"
+def _shown_markup(value: object) -> Markup:
+    """The templates' ``shown`` filter: ``_shown`` as ``Markup``, so autoescape leaves it as is.
+
+    Escaped once, by ``html.escape`` (``'`` as ``&#x27;``), exactly as the pages
+    were written before there were templates.
+    """
+    return Markup(_shown(str(value)))
 
 
-def _table(header: Sequence[str], rows: Sequence[str]) -> list[str]:
-    head = "".join(f"<th>{_shown(name)}</th>" for name in header)
-    return ["<table>", f"<tr>{head}</tr>", *rows, "</table>"]
+@functools.cache
+def _templates() -> Environment:
+    """The pages' templates (``views/templates``), loaded once per process.
+
+    Autoescape escapes anything a template prints without ``|shown``; a
+    variable a template names but is not given is an error, not an empty
+    string, so a renamed field cannot silently empty a column.
+    """
+    environment = Environment(
+        loader=PackageLoader("course_lib.views", "templates"),
+        autoescape=True,
+        undefined=StrictUndefined,
+        keep_trailing_newline=True,
+    )
+    environment.filters["shown"] = _shown_markup
+    environment.filters["number"] = _number
+    return environment
+
+
+def _render(template: str, **context: Any) -> str:
+    return _templates().get_template(template).render(context)
 
 
 def _anchor(index: int) -> str:
     return f"student-{index + 1}"
 
 
-def _histogram(scores: Distribution) -> list[str]:
-    """The score distribution as a table of bars (plain HTML: the same bytes every time)."""
+@dataclass(frozen=True)
+class _Bar:
+    """One row of the score histogram: a score, how many had it, the bar's width in rem."""
+
+    score: int
+    count: int
+    width: float
+
+
+def _bars(scores: Distribution) -> list[_Bar]:
+    """The score distribution as bars up to 12 rem (plain HTML: the same bytes every time)."""
     tallest = max(scores.counts, default=0) or 1
-    rows = [
-        "<tr>"
-        + _cell(score, "num")
-        + _cell(count, "num")
-        + f'<td><div class="bar" style="width: {round(12 * count / tallest, 2)}rem"></div></td>'
-        + "</tr>"
+    return [
+        _Bar(score, count, round(12 * count / tallest, 2))
         for score, count in enumerate(scores.counts)
     ]
-    lines = [
-        f"<p>Mean {_number(scores.mean)}, median {_number(scores.median)} "
-        f"of {_number(scores.possible)} points.</p>"
-    ]
-    return lines + _table(["score", "students", ""], rows)
 
 
-def _summary_rows(summary: Sequence[CheckSummary]) -> list[str]:
-    return [
-        "<tr>"
-        + _cell(row.lab)
-        + _cell(row.name)
-        + _cell(row.passed, "num")
-        + _cell(row.failed - row.not_attempted, "num")
-        + _cell(row.not_attempted, "num")
-        + _cell(row.not_run, "num")
-        + _cell(
-            f"{row.most_common_count}x {row.most_common_rule}" if row.most_common_count else "",
-            "msg",
-        )
-        + "</tr>"
-        for row in summary
-    ]
+@dataclass(frozen=True)
+class _HiddenRow:
+    """One lab's hidden cases across the class."""
+
+    lab: str
+    agreeing: str
+    """``agreeing/total`` of every student's cases of the lab."""
+    students: int
+    """The students who agreed with the reference on every case of the lab."""
 
 
-_SUMMARY_HEADER = [
-    "lab",
-    "check",
-    "passed",
-    "failed",
-    "not attempted",
-    "not run",
-    "most common rule broken",
-]
-
-
-def _failure_rows(groups: Sequence[FailureGroup], *, names: bool) -> list[str]:
-    return [
-        "<tr>"
-        + _cell(group.lab)
-        + _cell(group.check)
-        + _cell(group.rule, "msg")
-        + _cell(group.count, "num")
-        + (_cell(", ".join(group.students)) if names else "")
-        + "</tr>"
-        for group in groups
-    ]
-
-
-def _hidden_rows(grades: Sequence[Grade], labs: Sequence[str]) -> list[str]:
+def _hidden_rows(grades: Sequence[Grade], labs: Sequence[str]) -> list[_HiddenRow]:
     rows = []
     for lab in labs:
         cases = [case for grade in grades for case in grade.hidden if case.lab == lab]
@@ -517,27 +499,85 @@ def _hidden_rows(grades: Sequence[Grade], labs: Sequence[str]) -> list[str]:
                 bool(own) and all(case.outcome == "passed" for case in own)
                 for own in ([c for c in grade.hidden if c.lab == lab] for grade in grades)
             )
-            rows.append(
-                "<tr>"
-                + _cell(lab)
-                + _cell(f"{agree}/{len(cases)}", "num")
-                + _cell(students, "num")
-                + "</tr>"
-            )
+            rows.append(_HiddenRow(lab, f"{agree}/{len(cases)}", students))
     return rows
 
 
-_HIDDEN_HEADER = ["lab", "cases agreeing with the reference", "students agreeing on every case"]
+@dataclass(frozen=True)
+class _LabFeedback:
+    """One lab of one student's feedback in ``report.html``."""
+
+    lab: str
+    topic: str
+    score: str
+    hidden: str
+    failing: list[CheckResult]
 
 
-def _head(title: str) -> list[str]:
+@dataclass(frozen=True)
+class _StudentView:
+    """One student as ``report.html`` shows them: a gradebook row and a feedback section."""
+
+    grade: Grade
+    anchor: str
+    student_id: str
+    scores: list[str]
+    """``passed/total`` per lab, in the labs' order."""
+    points: str
+    hidden: str
+    similar_to: str
+    labs: list[_LabFeedback]
+
+
+def _student_views(
+    grades: Sequence[Grade],
+    labs: Sequence[str],
+    options: ReportOptions,
+    pairs: Sequence[SimilarPair],
+) -> list[_StudentView]:
+    ids = student_ids(grades, options.students)
     return [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>{_shown(title)}</title>",
-        f"<style>{_STYLE}</style></head><body>",
-        f"<h1>{_shown(title)}</h1>",
+        _StudentView(
+            grade=grade,
+            anchor=_anchor(index),
+            student_id=ids[grade.student],
+            scores=[_score(grade, lab) for lab in labs],
+            points=_number(points(grade, options.weights, labs)),
+            hidden=_hidden_score(grade),
+            similar_to="; ".join(pairs_of(pairs, grade.student)),
+            labs=[
+                _LabFeedback(
+                    lab=lab,
+                    topic=LAB_TOPICS[lab],
+                    score=_score(grade, lab),
+                    hidden=_hidden_score(grade, lab),
+                    failing=[c for c in grade.checks if c.lab == lab and c.outcome == "failed"],
+                )
+                for lab in labs
+            ],
+        )
+        for index, grade in enumerate(grades)
     ]
+
+
+def _class_context(
+    grades: Sequence[Grade], labs: Sequence[str], options: ReportOptions
+) -> dict[str, Any]:
+    """What both pages show of the class: statuses, checks, the plot, failures, scores."""
+    summary = class_summary(grades, labs)
+    statuses = Counter(grade.status for grade in grades)
+    scores = _scores(grades, labs, options)
+    return {
+        "submissions": len(grades),
+        "labs": list(labs),
+        "status_text": ", ".join(f"{statuses[s]} {s}" for s in STATUS_MEANING if statuses[s]),
+        "summary": summary,
+        "plot": Markup(plot_svg(summary)),  # matplotlib's own SVG, nothing a student wrote
+        "failures": failure_groups(grades, labs),
+        "scores": scores,
+        "bars": _bars(scores),
+        "hidden_rows": _hidden_rows(grades, labs),
+    }
 
 
 def report_html(
@@ -549,128 +589,18 @@ def report_html(
     """The instructor's report: class summary (table and plot), failures by rule, scores, hidden
     cases, similar work, the gradebook and feedback per student."""
     options = options or ReportOptions()
-    summary = class_summary(grades, labs)
-    statuses = Counter(grade.status for grade in grades)
-    status_text = ", ".join(f"{statuses[s]} {s}" for s in STATUS_MEANING if statuses[s])
-    ids = student_ids(grades, options.students)
     pairs = similar_pairs_of(grades, labs, options)
-    parts = [
-        *_head("Chapter 11 gradebook"),
-        f"<p>{len(grades)} submissions, labs {_shown(', '.join(labs))}: "
-        f"{_shown(status_text)}. Limits per submission: {limits.timeout:g} s, "
-        f"{limits.memory_mb} MiB of memory, files up to {limits.file_mb} MiB.</p>",
-        *([f'<p class="msg">{_shown(options.sandbox)}</p>'] if options.sandbox else []),
-        "<h2>Class summary</h2>",
-    ]
-    parts += _table(_SUMMARY_HEADER, _summary_rows(summary))
-    parts += [f"<figure>{plot_svg(summary)}</figure>"]
-    parts += ["<h2>Common failures by check and rule</h2>"]
-    parts += _table(
-        ["lab", "check", "rule", "students", "who"],
-        _failure_rows(failure_groups(grades, labs), names=True),
+    borrowers = [(grade.student, borrowed_labs(grade)) for grade in grades]
+    return _render(
+        "report.html.j2",
+        **_class_context(grades, labs, options),
+        limits=limits,
+        options=options,
+        pairs=pairs,
+        borrowers=[(student, labs_) for student, labs_ in borrowers if labs_],
+        students=_student_views(grades, labs, options, pairs),
+        statuses=STATUS_MEANING,
     )
-    parts += ["<h2>Scores</h2>", *_histogram(_scores(grades, labs, options))]
-    hidden_rows = _hidden_rows(grades, labs)
-    if hidden_rows:
-        parts += ["<h2>Hidden cases</h2>", *_table(_HIDDEN_HEADER, hidden_rows)]
-    parts += [
-        "<h2>Similar work between students</h2>",
-        "<p>Pairs whose own work on a lab (what the reference does not hold, once comments, "
-        "layout and local names are normalised) resembles each other at "
-        f"{options.similarity:g} or more; labs under {options.min_tokens} tokens, and labs "
-        "that are the reference with a line changed, are left out.</p>",
-    ]
-    pair_rows = [
-        "<tr>"
-        + _cell(pair.lab)
-        + _cell(pair.first)
-        + _cell(pair.second)
-        + _cell(f"{pair.similarity:.2f}", "num")
-        + _cell(f"{pair.overall:.2f}", "num")
-        + _cell(f"{pair.first_to_reference:.2f} / {pair.second_to_reference:.2f}", "num")
-        + _cell(pair.tokens, "num")
-        + "</tr>"
-        for pair in pairs
-    ]
-    header = ["lab", "student", "student", "own work alike", "as wholes", "each to the reference"]
-    header += ["tokens"]
-    parts += _table(header, pair_rows) if pair_rows else ["<p>No pair above the threshold.</p>"]
-    borrowers = [(grade, borrowed_labs(grade)) for grade in grades]
-    borrowers = [(grade, labs_) for grade, labs_ in borrowers if labs_]
-    parts += ["<h2>No rule, no marks</h2>"]
-    parts += (
-        [
-            "<p>Labs that scored 0 because the functions the checks call are not the "
-            "submission's own (taken from <code>course_lib</code>, or rebound):</p>",
-            "<ul>",
-            *(
-                f"<li>{_shown(grade.student)}: {_shown(', '.join(labs_))}</li>"
-                for grade, labs_ in borrowers
-            ),
-            "</ul>",
-        ]
-        if borrowers
-        else ["<p>Every submission's rules are its own.</p>"]
-    )
-    parts += ["<h2>Gradebook</h2>"]
-    rows = []
-    for index, grade in enumerate(grades):
-        flag = " ".join(grade.identical_labs)
-        rows.append(
-            "<tr>"
-            + f'<td><a href="#{_anchor(index)}">{_shown(grade.student)}</a></td>'
-            + _cell(ids[grade.student])
-            + "".join(_cell(_score(grade, lab), "num") for lab in labs)
-            + _cell(f"{grade.passed}/{grade.total}", "num")
-            + _cell(_number(points(grade, options.weights, labs)), "num")
-            + _cell(_hidden_score(grade), "num")
-            + _cell(grade.status, grade.status)
-            + _cell(flag, "flag" if flag else "")
-            + _cell("; ".join(pairs_of(pairs, grade.student)))
-            + _cell(grade.note, "msg")
-            + "</tr>"
-        )
-    header = ["student", "id", *labs, "total", "points", "hidden", "status"]
-    parts += _table([*header, "identical to reference", "similar to", "note"], rows)
-    parts += ["<h3>Statuses</h3>", "<ul>"]
-    parts += [f"<li><b>{s}</b>: {_shown(meaning)}</li>" for s, meaning in STATUS_MEANING.items()]
-    parts += [
-        "</ul>",
-        "<p><b>identical to reference</b>: the lab's regions hold at least "
-        f"{options.min_tokens} tokens and are the reference solution once comments, layout "
-        "and local names are normalised. <code>course-lab solution</code> gives the same "
-        "result, so ask before you judge.</p>",
-        "<h2>Feedback</h2>",
-    ]
-    for index, grade in enumerate(grades):
-        parts.append(f'<section class="student" id="{_anchor(index)}">')
-        parts.append(
-            f"<h3>{_shown(grade.student)}: {grade.passed}/{grade.total} "
-            f'<span class="{grade.status}">{grade.status}</span></h3>'
-        )
-        if grade.note:
-            parts.append(f'<p class="msg">{_shown(grade.note)}</p>')
-        if grade.identical_labs:
-            labs_text = ", ".join(grade.identical_labs)
-            parts.append(f'<p class="flag">Identical to the reference: {labs_text}</p>')
-        parts.append("<ul>")
-        for lab in labs:
-            failing = [c for c in grade.checks if c.lab == lab and c.outcome == "failed"]
-            items = "".join(
-                f'<li><code>{_shown(c.name)}</code> <span class="msg">'
-                f"{_shown(c.message)}</span></li>"
-                for c in failing
-            )
-            hidden = _hidden_score(grade, lab)
-            parts.append(
-                f"<li>Lab {lab} {_shown(LAB_TOPICS[lab])}: {_score(grade, lab)}"
-                + (f" (hidden cases {hidden})" if hidden else "")
-                + (f"<ul>{items}</ul>" if items else "")
-                + "</li>"
-            )
-        parts += ["</ul>", "</section>"]
-    parts.append("</body></html>")
-    return "\n".join(parts) + "\n"
 
 
 def projector_html(
@@ -681,28 +611,7 @@ def projector_html(
     """The class summary for a projector: counts, scores, rules broken and hidden cases, with
     no student's name, id, note or message (messages can quote a student's own code)."""
     options = options or ReportOptions()
-    summary = class_summary(grades, labs)
-    statuses = Counter(grade.status for grade in grades)
-    status_text = ", ".join(f"{statuses[s]} {s}" for s in STATUS_MEANING if statuses[s])
-    parts = [
-        *_head("Chapter 11: how the class did"),
-        f"<p>{len(grades)} submissions, labs {_shown(', '.join(labs))}: {_shown(status_text)}.</p>",
-        "<h2>Scores</h2>",
-        *_histogram(_scores(grades, labs, options)),
-        "<h2>Checks</h2>",
-        *_table(_SUMMARY_HEADER, _summary_rows(summary)),
-        f"<figure>{plot_svg(summary)}</figure>",
-        "<h2>Common failures by check and rule</h2>",
-        *_table(
-            ["lab", "check", "rule", "students"],
-            _failure_rows(failure_groups(grades, labs), names=False),
-        ),
-    ]
-    hidden_rows = _hidden_rows(grades, labs)
-    if hidden_rows:
-        parts += ["<h2>Hidden cases</h2>", *_table(_HIDDEN_HEADER, hidden_rows)]
-    parts.append("</body></html>")
-    return "\n".join(parts) + "\n"
+    return _render("projector.html.j2", **_class_context(grades, labs, options))
 
 
 def write_gradebook(
