@@ -22,9 +22,9 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from course_lib.grading.grader import Grade, Limits, find_submissions, grade_roster
+from course_lib.grading.sandbox import choose
 from course_lib.track.catalogue import LAB_TOPICS
-from course_lib.track.grading import Grade, Limits, find_submissions, grade_roster
-from course_lib.track.sandbox import choose
 from course_lib.track.starters import (
     lab_modules,
     replace_region_bodies,

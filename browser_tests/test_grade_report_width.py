@@ -13,9 +13,9 @@ from pathlib import Path
 from conftest import WINDOW
 from playwright.sync_api import Browser
 
+from course_lib.grading.grader import CheckResult, Grade, Limits
 from course_lib.track.catalogue import CHAPTER_LABS
 from course_lib.track.checks import check_names
-from course_lib.track.grading import CheckResult, Grade, Limits
 from course_lib.views.grade_report import ReportOptions, write_gradebook
 
 LABS = list(CHAPTER_LABS)

@@ -12,8 +12,11 @@ package has layers, each importing only those before it:
   importers, estimators)
 * ``course_lib.judge``    a student's rules judged from another process: the call channel, the
   rule server and the given part of the package it may import
-* ``course_lib.views``    the notebooks' tables, explorers and plots
-* ``course_lib.track``, ``course_lib.tools``  the practice track, grading and the ``course-lab`` CLI
+* ``course_lib.track``    the student track: the lab catalogue, starters, checks, exercises
+* ``course_lib.grading``  the instructor's grading: the sandbox, hidden cases, similarity, LMS
+  exports, judged from outside the sandbox
+* ``course_lib.views``    the notebooks' tables, explorers and plots, and the grade reports
+* ``course_lib.tools``    the ``course-lab`` CLI
 """
 
 from .base.errors import (

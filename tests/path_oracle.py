@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, TypeVar
 
-from course_lib.track.hidden_inputs import random_path
+from course_lib.grading.hidden_inputs import random_path
 from course_lib.track.tolerance import same_number
 
 SEED = 20261205

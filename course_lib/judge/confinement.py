@@ -1,7 +1,7 @@
 """What a confined process does to itself before any student code runs.
 
 Shared by the rule server and the notebook worker (the grader starts both
-inside the fence ``track.sandbox`` chose): drop to the unprivileged user id
+inside the fence ``grading.sandbox`` chose): drop to the unprivileged user id
 it was given, become a child subreaper so a detached process stays findable,
 cap memory, file size, core dumps and processes, and write only under its
 own ``home/``.

@@ -4,7 +4,7 @@
 ``check`` runs the very checks CI runs against it (``--format json`` for
 tools); ``solution`` fills one lab's regions from the reference (for
 instructors, or to unblock a later lab); ``grade`` checks a whole class's
-submissions and writes a gradebook (``grading``, ``grade_report``).
+submissions and writes a gradebook (``grading.grader``, ``grade_report``).
 """
 
 from __future__ import annotations
@@ -23,6 +23,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..base.errors import CourseError
 from ..base.text_rules import visible_name
+from ..grading.hidden_checks import HIDDEN_CASES
+from ..grading.lms import DEFAULT_ASSIGNMENT
+from ..grading.similarity import SIMILARITY_THRESHOLD
 from ..judge.remote import RemotePackage, local_launcher
 from ..track.catalogue import LAB_TOPICS
 from ..track.checks import (
@@ -36,19 +39,16 @@ from ..track.checks import (
     short_message,
     workbook_path,
 )
-from ..track.hidden_checks import HIDDEN_CASES
 from ..track.hints_zh import hint_in_language
 from ..track.language import LANGUAGES, Lang, check_language, folder_language
 from ..track.language import text as line_in
-from ..track.lms import DEFAULT_ASSIGNMENT
-from ..track.similarity import SIMILARITY_THRESHOLD
 from ..track.starters import CHAPTER, chapter_exports, fill_solution, write_practice_package
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from ..track.grading import Grade
-    from ..track.hidden_checks import HiddenPlan
+    from ..grading.grader import Grade
+    from ..grading.hidden_checks import HiddenPlan
     from ..views.grade_report import ReportOptions
 
 __all__ = ["DEFAULT_PRACTICE_DIR", "register"]
@@ -631,8 +631,8 @@ def _progress(total: int) -> Iterator[Callable[[Any], None]]:
 
 
 def _grade(args: argparse.Namespace) -> int:
-    from ..track.grading import Limits, find_submissions, grade_roster
-    from ..track.sandbox import choose, guarantee
+    from ..grading.grader import Limits, find_submissions, grade_roster
+    from ..grading.sandbox import choose, guarantee
     from ..views.grade_report import write_gradebook
 
     labs = _grade_labs(args.labs)
@@ -722,7 +722,7 @@ def _grade_notebooks(
     submissions: Sequence[Any], out: Path, limits: Any, kind: Any, jobs: int
 ) -> int:
     """``--notebooks``: run every submission's notebooks and write ``notebooks.csv`` as they finish."""
-    from ..track.notebook_grading import grade_notebooks, notebook_sheet
+    from ..grading.notebook_grading import grade_notebooks, notebook_sheet
     from ..views.grade_report import write_atomically
 
     finished: list[Any] = []
@@ -751,8 +751,8 @@ def _grade_options(
 ) -> tuple[ReportOptions, HiddenPlan | None]:
     """The report's options and the hidden-case plan, from ``--students``, ``--weights``,
     ``--similarity`` and ``--hidden-seed``; a bad value or file is a ``CourseError``."""
-    from ..track.hidden_checks import HiddenPlan
-    from ..track.lms import Weights, read_students, read_weights
+    from ..grading.hidden_checks import HiddenPlan
+    from ..grading.lms import Weights, read_students, read_weights
     from ..views.grade_report import ReportOptions
 
     if not 0 <= args.similarity <= 1:
@@ -778,7 +778,7 @@ def _grade_extras_lines(
     grades: Sequence[Grade], labs: list[str], options: ReportOptions
 ) -> list[str]:
     """What the run adds to the counts: hidden cases, similar pairs, ids the LMS lacks."""
-    from ..track.lms import student_ids
+    from ..grading.lms import student_ids
     from ..views.grade_report import similar_pairs_of
 
     lines: list[str] = []

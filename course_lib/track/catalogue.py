@@ -1,6 +1,6 @@
 """The lab catalogue as data: each lab's topic, its number of checks, and where it lives.
 
-The track (starters, checks, grading) and the views (the lab map) both read
+The track (starters, checks), the grader and the views (the lab map) all read
 this one table, so a lab is named the same way everywhere.
 """
 

@@ -5,7 +5,7 @@ dates, so grading the same roster twice writes the same files. Besides the
 instructor's report (``report.html``, with names), the class summary is
 written for a projector without any name (``report-projector.html``), and the
 scores for a learning management system (``canvas.csv``, ``gradescope.csv``;
-``track.lms``). Each student's feedback is in the language their practice
+``grading.lms``). Each student's feedback is in the language their practice
 folder recorded.
 """
 
@@ -28,18 +28,16 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
 from ..base.text_rules import escape_controls_by_line, spreadsheet_safe
-from ..track.catalogue import LAB_TOPICS
-from ..track.class_stats import (
+from ..grading.class_stats import (
     Distribution,
     distribution,
     failure_groups,
     failure_rule,
     not_attempted,
 )
-from ..track.feedback_texts import STATUS_MEANING_ZH, feedback_line
-from ..track.grading import STATUS_MEANING, CheckResult, Grade, Limits, borrowed_labs
-from ..track.hints_zh import hint_in_language
-from ..track.lms import (
+from ..grading.feedback_texts import STATUS_MEANING_ZH, feedback_line
+from ..grading.grader import STATUS_MEANING, CheckResult, Grade, Limits, borrowed_labs
+from ..grading.lms import (
     DEFAULT_ASSIGNMENT,
     StudentRecord,
     Weights,
@@ -49,13 +47,15 @@ from ..track.lms import (
     possible_points,
     student_ids,
 )
-from ..track.similarity import (
+from ..grading.similarity import (
     MIN_TOKENS,
     SIMILARITY_THRESHOLD,
     SimilarPair,
     reference_work,
     similar_pairs,
 )
+from ..track.catalogue import LAB_TOPICS
+from ..track.hints_zh import hint_in_language
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

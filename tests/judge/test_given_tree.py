@@ -83,7 +83,7 @@ def test_no_rule_module_is_given(given: Path, module: str) -> None:
 
 @pytest.mark.parametrize(
     "part",
-    ["tests", "track", "judge/remote.py", "judge/given_tree.py"],
+    ["tests", "track", "grading", "judge/remote.py", "judge/given_tree.py"],
 )
 def test_no_check_hidden_case_or_grader_is_given(given: Path, part: str) -> None:
     assert (given / "course_lib" / "judge" / "practice.py").is_file()  # the loader is

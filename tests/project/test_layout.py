@@ -2,10 +2,11 @@
 
 ``course_lib`` reads bottom-up: ``base`` (the boundary and the machinery),
 ``chapter`` (the chapter's rules), ``beyond`` (real sessions and tokenizers),
-``judge`` (rules called across a process boundary), then ``track``, ``views``
-and ``tools``. Each layer may import only the layers
-before it, imports inside functions included: the base never imports the
-chapter. pandas, ipywidgets and matplotlib appear in ``views`` alone.
+``judge`` (rules called across a process boundary), then ``track`` (what a
+student runs), ``grading`` (the instructor's side), ``views`` and ``tools``.
+Each layer may import only the layers before it, imports inside functions
+included: the base never imports the chapter, the track never the grading.
+pandas, ipywidgets and matplotlib appear in ``views`` alone.
 """
 
 from __future__ import annotations
@@ -18,7 +19,16 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "course_lib"
 
-LAYERS: tuple[str, ...] = ("base", "chapter", "beyond", "judge", "track", "views", "tools")
+LAYERS: tuple[str, ...] = (
+    "base",
+    "chapter",
+    "beyond",
+    "judge",
+    "track",
+    "grading",
+    "views",
+    "tools",
+)
 """In reading order; a module may import from its own layer and the ones before it."""
 
 VIEW_LIBRARIES = ("pandas", "ipywidgets", "matplotlib", "IPython")

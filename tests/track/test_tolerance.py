@@ -17,9 +17,9 @@ from lab_checks import expect_equal, expect_values
 from path_oracle import Choice, walk_choices, whole_costs
 
 import course_lib
+from course_lib.grading.hidden_checks import run_hidden_cases
 from course_lib.track.checks import run_checks_in_process
 from course_lib.track.exercises import evaluate
-from course_lib.track.hidden_checks import run_hidden_cases
 from course_lib.track.starters import write_practice_package
 from course_lib.track.tolerance import is_number, same_number, same_value
 

@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 from variants import VARIANTS, Variant
 
+from course_lib.grading.hidden_checks import run_hidden_cases
 from course_lib.track import checks
 from course_lib.track.catalogue import LAB_TOPICS
 from course_lib.track.checks import run_checks_in_process
-from course_lib.track.hidden_checks import run_hidden_cases
 from course_lib.track.starters import (
     find_regions,
     practice_files,

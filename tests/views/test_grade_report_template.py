@@ -19,10 +19,10 @@ import pytest
 from jinja2 import StrictUndefined, UndefinedError
 from markupsafe import Markup
 
+from course_lib.grading.grader import CheckResult, Grade, Limits
+from course_lib.grading.hidden_checks import HiddenResult
 from course_lib.track.catalogue import CHAPTER_LABS
 from course_lib.track.checks import check_names
-from course_lib.track.grading import CheckResult, Grade, Limits
-from course_lib.track.hidden_checks import HiddenResult
 from course_lib.views import grade_report
 from course_lib.views.grade_report import (
     projector_html,

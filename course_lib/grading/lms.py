@@ -35,7 +35,7 @@ from ..base.errors import CourseError
 from ..base.text_rules import spreadsheet_safe
 
 if TYPE_CHECKING:
-    from .grading import Grade
+    from .grader import Grade
 
 __all__ = [
     "DEFAULT_ASSIGNMENT",

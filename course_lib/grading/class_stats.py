@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .grading import Grade
+    from .grader import Grade
 
 __all__ = [
     "NOT_ATTEMPTED",

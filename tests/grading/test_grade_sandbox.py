@@ -37,10 +37,10 @@ from typing import Any
 
 import pytest
 
+from course_lib.grading.grader import Limits, Submission, grade_submission, visible_name
+from course_lib.grading.sandbox import bwrap_works, level
 from course_lib.tools.cli import main
 from course_lib.track.catalogue import CHAPTER_LABS
-from course_lib.track.grading import Limits, Submission, grade_submission, visible_name
-from course_lib.track.sandbox import bwrap_works, level
 from course_lib.track.starters import (
     chapter_exports,
     lab_modules,
@@ -152,7 +152,7 @@ def _yes(*args, **kwargs):
 for _name, _attribute in [
     ("course_lib.track.checks", "judge_checks"),
     ("course_lib.track.checks", "run_checks"),
-    ("course_lib.track.hidden_checks", "judge"),
+    ("course_lib.grading.hidden_checks", "judge"),
     ("course_lib.track.plugin", "failure_detail"),
 ]:
     try:

@@ -10,9 +10,8 @@ import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from course_lib.track.catalogue import CHAPTER_LABS
-from course_lib.track.grading import identical_labs
-from course_lib.track.similarity import (
+from course_lib.grading.grader import identical_labs
+from course_lib.grading.similarity import (
     MIN_TOKENS,
     lab_work,
     normalised_tokens,
@@ -21,6 +20,7 @@ from course_lib.track.similarity import (
     same_as_reference,
     similar_pairs,
 )
+from course_lib.track.catalogue import CHAPTER_LABS
 from course_lib.track.starters import (
     lab_modules,
     replace_region_bodies,

@@ -33,6 +33,7 @@ from typing import Any, Literal
 
 from ..base.schema import WireModel
 from ..judge.codec import OtherValue
+from ..track.tolerance import same_value
 from .hidden_inputs import (
     RandomPath,
     bad_compaction_wire,
@@ -40,7 +41,6 @@ from .hidden_inputs import (
     random_path,
     with_compactions,
 )
-from .tolerance import same_value
 
 __all__ = [
     "CASE_SECONDS",
@@ -323,7 +323,7 @@ def run_hidden_cases(
     """``judge_hidden_cases`` for the practice package in ``package``, its rules in a local
     child process, within ``seconds`` in all (the project's tests call this)."""
     from ..judge.remote import RemotePackage, local_launcher
-    from .starters import chapter_exports
+    from ..track.starters import chapter_exports
 
     rules = [name for names in chapter_exports().values() for name in names]
     deadline = time.monotonic() + seconds

@@ -1,6 +1,6 @@
 """Where a submission's code runs: a bubblewrap sandbox when the machine has one, else a weaker fence.
 
-The grader (``grading``) starts one worker per submission: the rule server
+``grader`` starts one worker per submission: the rule server
 that answers the judge's calls (``judge.rule_server``), or the notebook
 worker. This module decides how that worker is confined, builds its command
 line, and ends it with everything it started. At every level the judge (the

@@ -16,13 +16,10 @@ from pathlib import Path
 import pytest
 
 from course_lib.base.errors import CourseError
-from course_lib.tools.cli import main
-from course_lib.track.catalogue import CHAPTER_LABS
-from course_lib.track.checks import check_names
-from course_lib.track.class_stats import distribution, failure_groups, failure_rule
-from course_lib.track.grading import CheckResult, Grade, Limits
-from course_lib.track.hidden_checks import HiddenResult
-from course_lib.track.lms import (
+from course_lib.grading.class_stats import distribution, failure_groups, failure_rule
+from course_lib.grading.grader import CheckResult, Grade, Limits
+from course_lib.grading.hidden_checks import HiddenResult
+from course_lib.grading.lms import (
     Weights,
     canvas_csv,
     gradescope_csv,
@@ -32,7 +29,10 @@ from course_lib.track.lms import (
     read_weights,
     student_ids,
 )
-from course_lib.track.submission_facts import SubmissionFacts
+from course_lib.grading.submission_facts import SubmissionFacts
+from course_lib.tools.cli import main
+from course_lib.track.catalogue import CHAPTER_LABS
+from course_lib.track.checks import check_names
 from course_lib.views.grade_report import (
     ReportOptions,
     class_summary,
@@ -328,7 +328,7 @@ def test_a_name_or_note_can_neither_run_in_a_spreadsheet_nor_reverse_the_report(
 
 
 def test_the_notebook_sheet_is_spreadsheet_safe() -> None:
-    from course_lib.track.notebook_grading import NotebookGrade, notebook_sheet
+    from course_lib.grading.notebook_grading import NotebookGrade, notebook_sheet
 
     sheet = notebook_sheet([NotebookGrade("@SUM(A1:A9)", 1, "ok", {})])
     assert "'@SUM(A1:A9)" in sheet.splitlines()[1]

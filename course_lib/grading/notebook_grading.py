@@ -4,7 +4,7 @@ A submission's notebooks are the roster entry itself when it is a ``.ipynb``
 file, or every ``.ipynb`` inside its folder (up to three folders deep, no
 hidden folders or ``.ipynb_checkpoints``). They are staged like the packages,
 before anything runs, and run by ``notebook_worker`` through the same
-confined runner (``grading.run_confined``): the same sandbox, limits and
+confined runner (``grader.run_confined``): the same sandbox, limits and
 time limit, every process killed at the end.
 
 Each exercise the notebooks ``check(...)`` becomes a column of
@@ -31,8 +31,8 @@ from typing import Any
 from ..base.text_rules import spreadsheet_safe
 from ..judge.codec import ChannelError, Codec, given_types
 from ..judge.remote import RuleError
-from .exercises import EXERCISES, evaluate
-from .grading import Limits, Submission, run_confined
+from ..track.exercises import EXERCISES, evaluate
+from .grader import Limits, Submission, run_confined
 from .notebook_worker import code_cells
 from .sandbox import SandboxKind, workbook_root
 
@@ -92,7 +92,7 @@ def _grade_one(
         return NotebookGrade(student, 0, "no notebook", {})
     with tempfile.TemporaryDirectory(prefix="course-lab-run-") as private:
         run = run_confined(
-            "course_lib.track.notebook_worker", [], staged, limits, kind, Path(private)
+            "course_lib.grading.notebook_worker", [], staged, limits, kind, Path(private)
         )
     results = judged_answers(run.rows, staged)
     if run.result is None:

@@ -51,7 +51,8 @@ from ..base.errors import CourseError
 from ..base.text_rules import visible_name
 from ..judge.given_tree import build_given_tree
 from ..judge.remote import RemotePackage, RuleServerError
-from .checks import check_names, judge_checks, reports_as_json
+from ..track.checks import check_names, judge_checks, reports_as_json
+from ..track.starters import chapter_exports
 from .hidden_checks import (  # the instructor's seeded cases (--hidden-seed)
     HiddenPlan,
     HiddenResult,
@@ -74,7 +75,6 @@ from .sandbox import (
     worker_uid,
 )
 from .similarity import lab_work, reference_work, same_as_reference
-from .starters import chapter_exports
 from .submission_facts import SubmissionFacts, read_facts
 
 __all__ = [

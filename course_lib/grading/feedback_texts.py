@@ -9,7 +9,7 @@ Every line has both languages and the same ``{placeholders}``.
 
 from __future__ import annotations
 
-from .language import Lang
+from ..track.language import Lang
 
 __all__ = ["FEEDBACK_TEXTS", "STATUS_MEANING_ZH", "feedback_line"]
 
@@ -55,7 +55,7 @@ STATUS_MEANING_ZH: dict[str, str] = {
     "crashed": "检查进程在报告前终止（内存、信号、os._exit）",
     "invalid": "不是练习包，或是不安全、过大的文件夹或 zip",
 }
-"""``grading.STATUS_MEANING`` in Chinese, for the feedback's status line."""
+"""``grader.STATUS_MEANING`` in Chinese, for the feedback's status line."""
 
 
 def feedback_line(code: str, lang: Lang, **values: object) -> str:

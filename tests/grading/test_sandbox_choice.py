@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from course_lib.base.errors import CourseError
-from course_lib.track import sandbox
+from course_lib.grading import sandbox
 
 
 @pytest.fixture

@@ -14,16 +14,16 @@ from pathlib import Path
 import pytest
 
 import course_lib
-import course_lib.track.hidden_checks as hidden_checks
-from course_lib.track.catalogue import CHAPTER_LABS
-from course_lib.track.grading import Limits, Submission, grade_submission
-from course_lib.track.hidden_checks import (
+import course_lib.grading.hidden_checks as hidden_checks
+from course_lib.grading.grader import Limits, Submission, grade_submission
+from course_lib.grading.hidden_checks import (
     HiddenPlan,
     hidden_cases,
     hidden_from_json,
     judge,
     run_hidden_cases,
 )
+from course_lib.track.catalogue import CHAPTER_LABS
 from course_lib.track.starters import (
     lab_modules,
     replace_region_bodies,

@@ -23,6 +23,14 @@ from typing import Any
 import pytest
 
 from course_lib.base.errors import CourseError
+from course_lib.grading.grader import (
+    STATUS_MEANING,
+    Limits,
+    Submission,
+    find_submissions,
+    grade_submission,
+    identical_labs,
+)
 from course_lib.tools.cli import main
 from course_lib.track.catalogue import (
     CHAPTER_LABS,
@@ -31,14 +39,6 @@ from course_lib.track.catalogue import (
     LAB_TOPICS,
 )
 from course_lib.track.checks import check_names
-from course_lib.track.grading import (
-    STATUS_MEANING,
-    Limits,
-    Submission,
-    find_submissions,
-    grade_submission,
-    identical_labs,
-)
 from course_lib.track.starters import (
     lab_modules,
     replace_region_bodies,
@@ -496,7 +496,7 @@ def test_the_transfer_exercise_is_graded_as_one_more_column_when_asked_for(tmp_p
 
 def test_a_report_the_grader_cannot_read_is_that_students_row_only(tmp_path: Path) -> None:
     """Whatever a worker's channel holds ends that student's grading, never the whole run."""
-    from course_lib.track.grading import _channel, _WorkerRun, grade_of_run
+    from course_lib.grading.grader import _channel, _WorkerRun, grade_of_run
 
     channel = tmp_path / "channel.jsonl"
     deep = "[" * 100_000 + "]" * 100_000
@@ -521,7 +521,7 @@ def test_a_limit_hit_while_importing_is_named_in_the_note(tmp_path: Path) -> Non
     assert "File too large" in grade.note
     assert "importing the package went over the file-size limit of 1 MiB" in grade.note
 
-    from course_lib.track.grading import _limits_note, _not_run
+    from course_lib.grading.grader import _limits_note, _not_run
 
     words = "the package does not import: ValueError: MemoryError [Errno 27] File too large"
     quiet = _limits_note(_not_run("wordy", "error", words, ["11.1"]), Limits(file_mb=16))

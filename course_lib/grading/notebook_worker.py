@@ -102,7 +102,7 @@ def code_cells(notebook: Path) -> list[str]:
 
 
 def _run_notebooks(folder: Path, channel: _Channel, seconds: float) -> dict[str, Any]:
-    from . import exercises
+    from ..track import exercises
 
     cell: list[Any] = ["", 0]  # the notebook and code cell running now
     calls_as_exercises_do = exercises.evaluate  # taken before any cell could replace it
@@ -152,7 +152,7 @@ def _run_notebooks(folder: Path, channel: _Channel, seconds: float) -> dict[str,
 
 def main(argv: Sequence[str]) -> int:
     """Run the notebooks in the staged folder and send each exercise's status on ``--channel-fd``."""
-    parser = argparse.ArgumentParser(prog="python -m course_lib.track.notebook_worker")
+    parser = argparse.ArgumentParser(prog="python -m course_lib.grading.notebook_worker")
     parser.add_argument("folder", type=Path)
     parser.add_argument("--channel-fd", type=int, required=True)
     add_confinement_options(parser)

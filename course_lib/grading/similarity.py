@@ -36,7 +36,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .starters import LabMarkError, find_regions, lab_modules, solution_bodies, starter_text
+from ..track.starters import LabMarkError, find_regions, lab_modules, solution_bodies, starter_text
 
 __all__ = [
     "MIN_OWN_SHINGLES",

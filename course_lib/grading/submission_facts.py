@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..base.errors import CourseError
-from .language import DEFAULT_LANGUAGE, Lang, folder_language
+from ..track.language import DEFAULT_LANGUAGE, Lang, folder_language
 from .similarity import LabWork, lab_work
 
 __all__ = ["SubmissionFacts", "read_facts"]

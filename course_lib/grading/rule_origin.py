@@ -17,7 +17,7 @@ import ast
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from .starters import chapter_exports, lab_modules, reference_source
+from ..track.starters import chapter_exports, lab_modules, reference_source
 
 __all__ = ["borrowed_rules"]
 
