@@ -13,7 +13,15 @@ import select
 import time
 from typing import Any
 
-__all__ = ["ANSWER_LIMIT", "FrameError", "read_frame", "write_frame"]
+__all__ = [
+    "ANSWER_LIMIT",
+    "BadFrame",
+    "ChannelClosed",
+    "FrameError",
+    "LateFrame",
+    "read_frame",
+    "write_frame",
+]
 
 ANSWER_LIMIT = 64 * 2**20
 """The largest answer the judge reads; the chapter's largest is a few kilobytes per entry."""
@@ -21,6 +29,18 @@ ANSWER_LIMIT = 64 * 2**20
 
 class FrameError(Exception):
     """The other side closed, was late, or sent something that is not one frame."""
+
+
+class LateFrame(FrameError):
+    """Nothing came before the deadline."""
+
+
+class ChannelClosed(FrameError):
+    """The other side closed its end (its process ended)."""
+
+
+class BadFrame(FrameError):
+    """Something came that is not one frame: too big, or not JSON."""
 
 
 def write_frame(fd: int, message: Any) -> None:
@@ -36,12 +56,12 @@ def read_frame(fd: int, *, limit: int = ANSWER_LIMIT, deadline: float | None = N
     """The next frame's JSON; ``FrameError`` if it is late (``deadline``), too big or torn."""
     size = int.from_bytes(_read_exactly(fd, 4, deadline), "big")
     if size > limit:
-        raise FrameError(f"an answer of {size:,} bytes, over the limit of {limit:,}")
+        raise BadFrame(f"an answer of {size:,} bytes, over the limit of {limit:,}")
     data = _read_exactly(fd, size, deadline)
     try:
         return json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as error:
-        raise FrameError(f"an answer that is not JSON ({type(error).__name__})") from None
+        raise BadFrame(f"an answer that is not JSON ({type(error).__name__})") from None
 
 
 def _read_exactly(fd: int, count: int, deadline: float | None) -> bytes:
@@ -51,10 +71,10 @@ def _read_exactly(fd: int, count: int, deadline: float | None) -> bytes:
         if deadline is not None:
             wait = deadline - time.monotonic()
             if wait <= 0 or not select.select([fd], [], [], wait)[0]:
-                raise FrameError("late")
+                raise LateFrame("late")
         chunk = os.read(fd, min(left, 2**20))
         if not chunk:
-            raise FrameError("closed")
+            raise ChannelClosed("closed")
         chunks.append(chunk)
         left -= len(chunk)
     return b"".join(chunks)

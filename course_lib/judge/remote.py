@@ -34,7 +34,7 @@ from course_lib.chapter.labs import LabNotImplemented
 
 from .codec import ChannelError, Codec, adopt, given_types
 from .confinement import LIMITS, limit_of
-from .frames import FrameError, read_frame, write_frame
+from .frames import BadFrame, FrameError, LateFrame, read_frame, write_frame
 
 __all__ = [
     "CALL_SECONDS",
@@ -214,13 +214,13 @@ class RemotePackage:
             ready = read_frame(server.answers, deadline=self._call_deadline() + IMPORT_GRACE)
         except FrameError as error:
             server.stop()
-            if str(error).startswith("an answer"):
+            if isinstance(error, BadFrame):
                 raise RuleServerError(
                     f"the package wrote on the judge's channel while importing ({error}); "
                     "nothing it sent counts",
                     "error",
                 ) from None
-            if str(error) == "late":
+            if isinstance(error, LateFrame):
                 raise RuleServerError(
                     "importing the package did not finish in time; look for an endless loop "
                     "at module level",
@@ -291,7 +291,7 @@ class RemotePackage:
             write_frame(server.calls, {"call": rule, "ticket": ticket, "value": sent})
             reply = read_frame(server.answers, deadline=self._call_deadline())
         except (FrameError, OSError) as error:
-            if str(error) == "late":
+            if isinstance(error, LateFrame):
                 run_over = self._deadline is not None and time.monotonic() >= self._deadline
                 if run_over or self._call_limit is None:
                     self._stop_run()
@@ -301,7 +301,7 @@ class RemotePackage:
                 raise CallTimeout(why) from None
             self._server = None
             self._restarts += 1
-            if isinstance(error, FrameError) and str(error).startswith("an answer"):
+            if isinstance(error, BadFrame):
                 server.stop()
                 raise AnswerUnreadable(f"{rule}: {error}") from None
             why = server.ended()

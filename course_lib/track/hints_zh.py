@@ -202,6 +202,9 @@ HINTS_ZH: dict[str, str] = {
     "an allowance of 40 - 3 - 4 - 2 = 31 holds all three groups (7 + 7 + 15 = 29)": (
         "40 - 3 - 4 - 2 = 31 的额度放得下全部三个分组（7 + 7 + 15 = 29）"
     ),
+    "the walk stops at the oldest group, however much room is left after it": (
+        "从新到旧的遍历停在最旧的分组，不论之后还剩多少额度"
+    ),
     "trimmed when a group was left out, within_budget when every group fits": (
         "有分组被舍弃时是 trimmed，所有分组都放得下时是 within_budget"
     ),

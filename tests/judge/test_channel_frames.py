@@ -3,8 +3,8 @@
 Why: the judge reads exactly one answer per call. A frame must come back
 whole (budgets may hold ``NaN`` and infinities), and anything else — an
 oversized length, a closed pipe, a late answer, bytes that are not JSON — must
-be a ``FrameError`` whose words the remote side tells apart ("an answer ...",
-"closed", "late"), never a hang or a stray exception.
+be a ``FrameError`` of the kind the remote side tells apart (``BadFrame``,
+``ChannelClosed``, ``LateFrame``), never a hang or a stray exception.
 """
 
 from __future__ import annotations
@@ -17,7 +17,14 @@ from collections.abc import Iterator
 
 import pytest
 
-from course_lib.judge.frames import ANSWER_LIMIT, FrameError, read_frame, write_frame
+from course_lib.judge.frames import (
+    ANSWER_LIMIT,
+    BadFrame,
+    ChannelClosed,
+    LateFrame,
+    read_frame,
+    write_frame,
+)
 
 
 @pytest.fixture
@@ -55,21 +62,21 @@ def test_the_length_comes_first_as_four_big_endian_bytes(pipe: tuple[int, int]) 
 def test_a_length_over_the_limit_is_refused_unread(pipe: tuple[int, int]) -> None:
     read_end, write_end = pipe
     os.write(write_end, (ANSWER_LIMIT + 1).to_bytes(4, "big"))
-    with pytest.raises(FrameError, match=r"^an answer of 67,108,865 bytes, over the limit"):
+    with pytest.raises(BadFrame, match=r"^an answer of 67,108,865 bytes, over the limit"):
         read_frame(read_end)
 
 
 def test_a_frame_over_a_given_limit_is_refused(pipe: tuple[int, int]) -> None:
     read_end, write_end = pipe
     write_frame(write_end, "x" * 20)
-    with pytest.raises(FrameError, match=r"^an answer of 22 bytes, over the limit of 10"):
+    with pytest.raises(BadFrame, match=r"^an answer of 22 bytes, over the limit of 10"):
         read_frame(read_end, limit=10)
 
 
 def test_a_pipe_closed_before_a_frame_is_closed(pipe: tuple[int, int]) -> None:
     read_end, write_end = pipe
     os.close(write_end)
-    with pytest.raises(FrameError, match=r"^closed$"):
+    with pytest.raises(ChannelClosed, match=r"^closed$"):
         read_frame(read_end)
 
 
@@ -77,7 +84,7 @@ def test_a_pipe_closed_inside_a_frame_is_closed(pipe: tuple[int, int]) -> None:
     read_end, write_end = pipe
     os.write(write_end, (10).to_bytes(4, "big") + b"[1,")
     os.close(write_end)
-    with pytest.raises(FrameError, match=r"^closed$"):
+    with pytest.raises(ChannelClosed, match=r"^closed$"):
         read_frame(read_end, deadline=time.monotonic() + 5)
 
 
@@ -86,14 +93,14 @@ def test_a_deadline_already_passed_is_late_even_with_a_frame_waiting(
 ) -> None:
     read_end, write_end = pipe
     write_frame(write_end, [1])
-    with pytest.raises(FrameError, match=r"^late$"):
+    with pytest.raises(LateFrame, match=r"^late$"):
         read_frame(read_end, deadline=time.monotonic() - 1)
 
 
 def test_a_frame_that_never_comes_is_late_at_the_deadline(pipe: tuple[int, int]) -> None:
     read_end, _write_end = pipe
     started = time.monotonic()
-    with pytest.raises(FrameError, match=r"^late$"):
+    with pytest.raises(LateFrame, match=r"^late$"):
         read_frame(read_end, deadline=started + 0.2)
     assert 0.15 <= time.monotonic() - started < 2
 
@@ -108,5 +115,5 @@ def test_bytes_that_are_not_one_json_value_are_a_frame_error(
 ) -> None:
     read_end, write_end = pipe
     os.write(write_end, len(payload).to_bytes(4, "big") + payload)
-    with pytest.raises(FrameError, match=r"^an answer that is not JSON"):
+    with pytest.raises(BadFrame, match=r"^an answer that is not JSON"):
         read_frame(read_end)
