@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # Extra options for JupyterLab, e.g. make lab LAB_ARGS="--no-browser --port 8890"
 LAB_ARGS ?=
 
-.PHONY: test test-rules test-rules-newest test-browser lab lint bench mutants notebooks clean
+.PHONY: test test-rules test-rules-newest test-browser lab lint bench mutants catalogs notebooks clean
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is required"'
@@ -30,12 +30,17 @@ test: $(STAMP)
 	$(BIN)/pytest --nbval --nbval-current-env tests notebooks
 
 # JupyterLab serves the repository root, so its file browser shows practice/ and its
-# terminals open where `.venv/bin/course-lab` runs; .venv/bin comes first on their PATH, so
-# `course-lab` works there as typed. The start page is its default URL, so the browser
-# opens it and the printed URL (for --no-browser) leads to it too. As root (a container)
-# JupyterLab refuses to start unless told --allow-root; only then is it added.
+# terminals open where `.venv/bin/course-lab` runs. jupyter_config/ (added to the config
+# path) gives every terminal a shell with .venv/bin first on its PATH, so `course-lab`
+# works there as typed even when `make lab` runs in the background, and saves notebooks
+# without widget views whose model is gone once the kernel stops. The start page is its
+# default URL, so the browser opens it and the printed URL (for --no-browser) leads to it
+# too. As root (a container) JupyterLab refuses to start unless told --allow-root; only
+# then is it added.
 lab: $(STAMP)
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/jupyter lab --ServerApp.root_dir=. \
+	PATH="$(CURDIR)/$(BIN):$$PATH" \
+	JUPYTER_CONFIG_PATH="$(CURDIR)/jupyter_config$${JUPYTER_CONFIG_PATH:+:$$JUPYTER_CONFIG_PATH}" \
+	$(BIN)/jupyter lab --ServerApp.root_dir=. \
 		--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate \
 		--LabApp.default_url=/lab/tree/notebooks/00-start-here.ipynb \
 		$$([ "$$(id -u)" = 0 ] && echo --allow-root) $(LAB_ARGS)
@@ -89,6 +94,18 @@ bench: $(STAMP)
 # Mutation testing of the lab checks: every wrong rule must fail its own lab (about a minute).
 mutants: $(STAMP)
 	$(BIN)/python -m course_lib.track.mutation
+
+# The gettext catalogs (course_lib/locale): extract the marked messages, merge them into each
+# language's .po (translate what it adds, then run it again) and compile the .mo that runs.
+CATALOGS := course_lib/locale
+catalogs: $(STAMP)
+	$(BIN)/pybabel extract --mapping-file=babel.cfg --no-default-keywords --keywords=tr:2 \
+		--keywords=tr_plural:2,3 --keywords=tr_shown:2 --keywords=N_ --add-comments=TRANSLATORS: \
+		--no-location --sort-output --omit-header --output-file=$(CATALOGS)/course_lib.pot \
+		course_lib tests/labs
+	$(BIN)/pybabel update --input-file=$(CATALOGS)/course_lib.pot --output-dir=$(CATALOGS) \
+		--domain=course_lib --ignore-obsolete --ignore-pot-creation-date
+	$(BIN)/pybabel compile --directory=$(CATALOGS) --domain=course_lib --statistics
 
 # Re-execute the notebooks from notebook_tools/notebook_sources/ and store them with outputs.
 notebooks: $(STAMP)

@@ -14,6 +14,12 @@ Values compare by ``course_lib.track.tolerance.same_value``: token numbers
 up to float rounding (relative 1e-9, as the spec says), everything else
 exactly; an error by its class and the ids and locators the spec says it
 names (``expect_error``'s ``words``), never by other words.
+
+A hint is written in English and marked ``N_("...")`` where it is written, as
+one literal, so ``make catalogs`` extracts it and a Chinese practice folder
+reads it in Chinese (``course_lib.track.language.hint_in_language``);
+``tests/track/test_hints_zh.py`` fails on a hint that is not marked or has no
+translation.
 """
 
 from __future__ import annotations
@@ -23,9 +29,11 @@ from typing import NoReturn, TypeVar
 
 import pytest
 
+from course_lib.base.i18n import N_
 from course_lib.track.tolerance import same_value
 
 __all__ = [
+    "N_",
     "expect",
     "expect_equal",
     "expect_error",

@@ -6,7 +6,8 @@ errors (``errors``), JavaScript's blank and number rules (``text_rules``,
 ``wire``), the JSON wire rules, limits and readers (``wire``), the strict
 pydantic base and field types (``schema``), the fast copier (``copier``),
 validation errors in the course's words (``validation``), budget numbers and
-estimators (``pricing``), and the stores' locking and recovery (``stores``).
+estimators (``pricing``), the stores' locking and recovery (``stores``), and
+the text a reader sees in English or Chinese (``i18n``, gettext catalogs).
 
 This layer never imports the chapter (``course_lib.chapter``); the chapter
 calls it through plain names such as ``check_budget_number`` or ``price``.

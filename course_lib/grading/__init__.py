@@ -15,6 +15,7 @@ and ``hidden_checks`` (the seeded cases), ``rule_origin``, ``similarity`` and
 ``submission_facts`` (what is read from a submission's files before any of
 its code runs), ``grader`` (the roster staged and each copy judged),
 ``notebook_worker`` and ``notebook_grading`` (the notebooks' exercises, run
-headless), then ``class_stats``, ``lms`` and ``feedback_texts`` (what the
-reports of ``views.grade_report`` are computed from).
+headless), then ``class_stats`` and ``lms`` (what the reports of
+``views.grade_report`` are computed from; a student's feedback speaks their
+folder's language through the gettext catalog, ``base.i18n``).
 """

@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ..base.errors import CourseError
+from ..base.i18n import N_
 from ..base.text_rules import visible_name
 from ..judge.given_tree import build_given_tree
 from ..judge.remote import RemotePackage, RuleServerError
@@ -93,13 +94,18 @@ __all__ = [
 Status = Literal["ok", "timeout", "error", "crashed", "invalid"]
 
 STATUS_MEANING: dict[Status, str] = {
-    "ok": "every check ran",
-    "timeout": "stopped at the time limit; the checks that finished count",
-    "error": "could not be checked: the package does not import, or exits while importing",
-    "crashed": "the rules' process died during a call (a signal, os._exit); those checks failed",
-    "invalid": "not a practice package: an empty, unsafe or too large zip, or not a folder or zip",
+    "ok": N_("every check ran"),
+    "timeout": N_("stopped at the time limit; the checks that finished count"),
+    "error": N_("could not be checked: the package does not import, or exits while importing"),
+    "crashed": N_(
+        "the rules' process died during a call (a signal, os._exit); those checks failed"
+    ),
+    "invalid": N_(
+        "not a practice package: an empty, unsafe or too large zip, or not a folder or zip"
+    ),
 }
-"""What each gradebook status means, for the report and the instructor guide."""
+"""What each gradebook status means, for the report and the instructor guide (in English;
+a student's feedback translates it, ``tr(lang, meaning)``)."""
 
 PACKAGE = "ch11"
 """The name of a submission's copy in its temporary folder (so messages read ``ch11: ...``)."""

@@ -33,9 +33,7 @@ from typing import Any, Literal
 
 from ..base.errors import CourseError
 from .catalogue import CHAPTER_LABS, LAB_TOPICS
-from .hints_zh import hint_in_language
-from .language import DEFAULT_LANGUAGE, Lang
-from .language import text as line_in
+from .language import DEFAULT_LANGUAGE, Lang, hint_in_language, tr_shown
 
 __all__ = [
     "CHECK_TIMEOUT_SECONDS",
@@ -153,7 +151,13 @@ class LabReport:
 
     def summary_line(self, lang: Lang = DEFAULT_LANGUAGE) -> str:
         """The line the course prints last, e.g. ``Lab 11.3: 2/3 passed`` (``Lab 11.3：2/3 项通过``)."""
-        return line_in("lab_summary", lang, lab=self.lab, passed=self.passed, total=self.total)
+        return tr_shown(
+            lang,
+            "Lab {lab}: {passed}/{total} passed",
+            lab=self.lab,
+            passed=self.passed,
+            total=self.total,
+        )
 
 
 _QUALIFIED_NAME = re.compile(r"^(?:[A-Za-z_]\w*\.)+(?=[A-Za-z_]\w*: )")
@@ -670,7 +674,7 @@ def extended_test_files(lab: str, *, for_practice: bool) -> ExtendedSelection:
     return selection
 
 
-_NOT_IMPLEMENTED = re.compile(  # either language's message (language.TEXTS["not_implemented"])
+_NOT_IMPLEMENTED = re.compile(  # either language's message (starters.not_implemented_message)
     r"\bLabNotImplemented: Lab (?P<lab>\d+\.\d+|transfer) .*(?: is not implemented yet| 尚未实现)"
 )
 

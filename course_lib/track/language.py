@@ -7,140 +7,125 @@ Chinese guidance, and records the language in ``DIR/.course-lab.json`` so that
 again (an explicit ``--lang`` wins). The library's own exception messages stay
 English; the Chinese notebooks explain them.
 
-Every line lives in ``TEXTS`` under one code, in both languages, with the same
-``{placeholders}``: a test fails if one language lacks a line the other has.
+Every line is written in English where it is printed, with ``tr_shown``
+(``tr`` of ``course_lib.base.i18n``, paths made printable); the Chinese comes
+from the gettext catalog, and ``tests/base/test_i18n.py`` fails when a line
+has no Chinese or the two languages' ``{placeholders}`` differ. ``Lang``,
+``LANGUAGES`` and ``DEFAULT_LANGUAGE`` live in ``course_lib.base.i18n`` and
+are re-exported here.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
-from typing import Literal, get_args
 
 from ..base.errors import CourseError
+from ..base.i18n import DEFAULT_LANGUAGE, LANGUAGES, Lang, has_translation, tr
 from ..base.text_rules import visible_name
 
 __all__ = [
     "DEFAULT_LANGUAGE",
     "LANGUAGES",
     "LANGUAGE_FILE",
-    "TEXTS",
     "Lang",
+    "check_language",
     "folder_language",
-    "text",
+    "hint_in_language",
+    "tr_shown",
+    "wrap_wide",
     "write_folder_language",
 ]
 
-Lang = Literal["en", "zh"]
-LANGUAGES: tuple[Lang, ...] = get_args(Lang)
-DEFAULT_LANGUAGE: Lang = "en"
 LANGUAGE_FILE = ".course-lab.json"
 """Written into a practice folder by ``course-lab practice``: ``{"lang": "zh"}``."""
 
-TEXTS: dict[str, dict[Lang, str]] = {
-    "not_implemented": {
-        "en": "Lab {lab} {topic} is not implemented yet",
-        "zh": "Lab {lab} {topic} 尚未实现",
-    },
-    "lab_summary": {
-        "en": "Lab {lab}: {passed}/{total} passed",
-        "zh": "Lab {lab}：{passed}/{total} 项通过",
-    },
-    "chapter_summary": {
-        "en": "Chapter {chapter}: {passed}/{total} passed",
-        "zh": "第 {chapter} 章：{passed}/{total} 项通过",
-    },
-    "check_title": {
-        "en": "Lab {lab} {topic}: checks against {target}",
-        "zh": "Lab {lab} {topic}：检查对象为{target}",
-    },
-    "target_reference": {
-        "en": "the reference course_lib",
-        "zh": "参考实现 course_lib",
-    },
-    "target_practice": {
-        "en": "practice package {directory}",
-        "zh": "练习包 {directory}",
-    },
-    "practice_written": {
-        "en": "Wrote the Chapter {chapter} practice package to {directory} ({count} files).",
-        "zh": "已把第 {chapter} 章的练习包写入 {directory}（{count} 个文件）。",
-    },
-    "practice_start": {
-        "en": "Start with Lab 11.1 in {file}, then run:",
-        "zh": "从 {file} 里的 Lab 11.1 开始，然后运行：",
-    },
-    "solution_written": {
-        "en": "Lab {lab} {topic}: reference solution written into {files}",
-        "zh": "Lab {lab} {topic}：参考解答已写入 {files}",
-    },
-    "solution_next": {
-        "en": "Next: course-lab check {lab} --impl {directory}",
-        "zh": "下一步：course-lab check {lab} --impl {directory}",
-    },
-    "not_listed_one": {
-        "en": "  ({count} passing test not listed)",
-        "zh": "  （另有 {count} 项通过的测试未列出）",
-    },
-    "not_listed_many": {
-        "en": "  ({count} passing tests not listed)",
-        "zh": "  （另有 {count} 项通过的测试未列出）",
-    },
-    "waiting_one": {
-        "en": "  WAIT  {count} test reaches {lab}, not written yet: not counted",
-        "zh": "  WAIT  {count} 项测试用到尚未实现的 {lab}：不计入",
-    },
-    "waiting_many": {
-        "en": "  WAIT  {count} tests reach {lab}, not written yet: not counted",
-        "zh": "  WAIT  {count} 项测试用到尚未实现的 {lab}：不计入",
-    },
-    "extended_title": {
-        "en": "Lab {lab} extended suite ({files}):",
-        "zh": "Lab {lab} 扩展测试（{files}）：",
-    },
-    "extended_keyword": {
-        "en": "  (the tests selected by -k {keyword!r})",
-        "zh": "  （由 -k {keyword!r} 选出的测试）",
-    },
-    "extended_summary": {
-        "en": "Lab {lab} extended: {passed}/{total} passed",
-        "zh": "Lab {lab} 扩展测试：{passed}/{total} 项通过",
-    },
-    "extended_waiting": {
-        "en": " ({waiting} waiting for a later lab)",
-        "zh": "（另有 {waiting} 项在等待后面的实验）",
-    },
-    "extended_none": {
-        "en": "Lab {lab} extended: no further tests ({why})",
-        "zh": "Lab {lab} 扩展测试：没有更多测试（{why}）",
-    },
-    "extended_not_written": {
-        "en": "not written yet: {files}",
-        "zh": "尚未编写：{files}",
-    },
-    "extended_none_runs": {
-        "en": "none runs against {target}",
-        "zh": "没有一项能针对{target}运行",
-    },
-    "left_out": {
-        "en": "  (left out: {note})",
-        "zh": "  （未纳入：{note}）",
-    },
-    "region_guidance": {
-        "en": "",
-        "zh": "中文说明：{guidance}",
-    },
-}
 
+def tr_shown(lang: Lang, message: str, /, **values: object) -> str:
+    """``tr``, each text or path value first made printable (``visible_name``).
 
-def text(code: str, lang: Lang = DEFAULT_LANGUAGE, **values: object) -> str:
-    """The line ``code`` in ``lang``, its placeholders filled from ``values``."""
+    A folder copied from another machine may have a name that is not UTF-8;
+    its line still prints. Babel extracts ``message`` as it does ``tr``'s.
+    """
     shown = {
         name: visible_name(value) if isinstance(value, str | os.PathLike) else value
         for name, value in values.items()
-    }  # a folder copied from another machine may have a name that is not UTF-8
-    return TEXTS[code][lang].format(**shown)
+    }
+    return tr(lang, message, **shown)
+
+
+def _columns(text: str) -> int:
+    """How many screen columns ``text`` takes: a Chinese character (or full-width sign) two."""
+    return sum(2 if ord(char) >= 0x2E80 else 1 for char in text)
+
+
+_BREAKS = " ，；。、）"
+"""A line may break after one of these (a space is dropped where it breaks)."""
+
+
+def wrap_wide(paragraph: str, columns: int = 84, *, first_columns: int | None = None) -> list[str]:
+    """Lines of at most ``columns`` screen columns (``first_columns`` for the first line).
+
+    A line breaks after Chinese punctuation or at a space when one is near, so
+    an identifier such as ``describe_validation_error`` is never cut in two,
+    nor a docstring's double-backquoted code span when a break outside it fits.
+    """
+    lines: list[str] = []
+    line = ""
+    spans = 0  # the double backquotes of the lines already cut
+    for char in paragraph:
+        line += char
+        limit = columns if lines or first_columns is None else first_columns
+        if _columns(line) > limit:
+            breaks = [
+                at
+                for at, sign in enumerate(line, 1)
+                if sign in _BREAKS and _columns(line[:at].rstrip()) <= limit
+            ]
+            outside = [at for at in breaks if (spans + line[:at].count("``")) % 2 == 0]
+            cut = (outside or breaks or [len(line) - 1])[-1]
+            lines.append(line[:cut].rstrip())
+            spans += line[:cut].count("``")
+            line = line[cut:].lstrip()
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines
+
+
+_HINT = "; hint: "
+
+
+_FRAME = re.compile(r"^(?P<case>.*?): expected (?P<expected>.*?), got (?P<got>.*)$")
+"""A lab check's ``<case>: expected <value>, got <value>`` (``tests/lab_checks.py``'s ``fail``)."""
+
+
+def hint_in_language(detail: str, lang: str) -> str:
+    """A check's ``<case>: expected ..., got ...; hint: <rule>`` in ``lang``: its frame and hint.
+
+    The case and the values are data (ids, numbers, reprs, the library's own
+    words) and stay as they are; the words around them (``expected``,
+    ``got``, ``hint``) and the hint, the rule a student acts on, are looked
+    up in the catalog (the lab checks mark every hint with ``N_``). A hint
+    without a translation keeps its English words, labelled so
+    (``提示（英文）：``), rather than being dropped. A line of another shape
+    (an error, an unwritten lab) is left as it is, but for its hint.
+    """
+    if lang == DEFAULT_LANGUAGE or lang not in LANGUAGES:
+        return detail
+    chosen = check_language(lang)
+    case, hint = detail.rsplit(_HINT, 1) if _HINT in detail else (detail, None)
+    frame = _FRAME.match(case)
+    if frame:
+        # TRANSLATORS: a failed check: its case, the value it expected, the value it got
+        case = tr(chosen, "{case}: expected {expected}, got {got}", **frame.groupdict())
+    if hint is None:
+        return case
+    if has_translation(chosen, hint):
+        return tr(chosen, "{case}; hint: {hint}", case=case, hint=tr(chosen, hint))
+    # TRANSLATORS: a hint the catalog lacks, shown in English
+    return tr(chosen, "{case}; hint (in English): {hint}", case=case, hint=hint)
 
 
 def check_language(lang: str) -> Lang:

@@ -45,10 +45,10 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from ..base.i18n import has_translation
 from ..judge.practice import load_practice_package
 from .catalogue import LAB_TOPICS
 from .checks import LabReport, run_checks_in_process
-from .hints_zh import HINTS_ZH
 from .starters import find_regions, lab_modules, practice_files
 
 __all__ = ["Mutant", "MutantResult", "main", "mutants_of", "run_mutants"]
@@ -387,7 +387,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             result.detail.rsplit("; hint: ", 1)[1]
             for result in results
             if "; hint: " in result.detail
-            and result.detail.rsplit("; hint: ", 1)[1] not in HINTS_ZH
+            and not has_translation("zh", result.detail.rsplit("; hint: ", 1)[1])
         }
     )
     for hint in untranslated:

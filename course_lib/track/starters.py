@@ -26,15 +26,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..base.errors import CourseError
+from ..base.i18n import N_, has_translation, tr
 from .catalogue import LAB_TOPICS
-from .language import DEFAULT_LANGUAGE, Lang, write_folder_language
-from .language import text as line_in
-from .regions_zh import REGION_GUIDANCE_ZH
+from .docstrings import translate_docstrings
+from .language import DEFAULT_LANGUAGE, Lang, tr_shown, wrap_wide, write_folder_language
 
 __all__ = [
     "CHAPTER",
     "GIVEN_CHAPTER_MODULES",
     "PRACTICE_ROOTS",
+    "REGION_GUIDANCE",
     "LabMarkError",
     "Region",
     "begin_mark",
@@ -117,7 +118,9 @@ def end_mark(lab: str) -> str:
 
 def not_implemented_message(lab: str, lang: Lang = DEFAULT_LANGUAGE) -> str:
     """What a starter raises until the student writes ``lab``, in the track's ``lang``."""
-    return line_in("not_implemented", lang, lab=lab, topic=LAB_TOPICS[lab])
+    return tr_shown(
+        lang, "Lab {lab} {topic} is not implemented yet", lab=lab, topic=LAB_TOPICS[lab]
+    )
 
 
 def find_regions(text: str, source: str) -> list[Region]:
@@ -301,18 +304,18 @@ _LABS_MODULE = "course_lib.chapter.labs"
 _LABS_IMPORT = f"from {_LABS_MODULE} import LabNotImplemented\n"
 
 
-_HEADER_LABS_ZH = """\
-# 中文：在每个函数的 begin/end 两行标记之间写出函数体，保留标记；标记之外都是给定的。
-"""
-
-
 def _header(labs: Sequence[str], lang: Lang = DEFAULT_LANGUAGE) -> str:
     if not labs:
         return _HEADER_GIVEN.format(chapter=CHAPTER)
     names = ", ".join(f"Lab {lab} {LAB_TOPICS[lab]}" for lab in labs)
     header = _HEADER_LABS.format(chapter=CHAPTER, labs=names, first=labs[0])
-    if lang == "zh":
-        header += _HEADER_LABS_ZH
+    if lang != DEFAULT_LANGUAGE:  # the English header says it already; another language adds it
+        note = tr(
+            lang,
+            "Note: write each function's body between its begin/end marks and keep the marks; "
+            "everything outside them is given.",
+        )
+        header += f"# {note}\n"
     return header
 
 
@@ -342,39 +345,139 @@ def region_function(module: str, lines: Sequence[str], region: Region) -> str:
     return ".".join([module, *names])
 
 
+REGION_GUIDANCE: dict[str, str] = {
+    "entries.parse_compaction": N_(
+        "Validate value with CompactionEntry by its wire (camelCase) names only (by_alias=True, "
+        "by_name=False): a snake_case key such as first_kept_entry_id, or an old draft's "
+        "summary.files, is an unknown field. Turn pydantic's ValidationError into a "
+        'SessionEntryError whose message is f"{label}: ...", the field path and the problem after '
+        "the colon as describe_validation_error(error) writes them; keep tokensBefore exactly as "
+        "given."
+    ),
+    "groups.record_tool_facts": N_(
+        "Record the tool calls an entry declares or answers: calls maps a call id to the entry "
+        "that declares it, results maps a call id to the entry that answers it. Each toolCall "
+        "block of an assistant message declares a call id (a text block in between declares "
+        "nothing, so look at every block); a toolResult answers its tool_call_id. A duplicate "
+        "call id or a duplicate result raises InteractionError at once (with 'duplicate', the "
+        "entry id and the call id)."
+    ),
+    "groups.check_tool_pairs": N_(
+        "Check only once all of the interaction's entries are in: a result whose call is not in "
+        "this group is 'unknown call' (naming the result's entry id and the call id); a declared "
+        "call without a result is 'missing result' (naming the call id and the entry that "
+        "declares it)."
+    ),
+    "groups.split_interactions": N_(
+        "entries holds message entries only. A user message closes the open interaction "
+        "(check_tool_pairs) and opens the next; assistant and toolResult messages join the open "
+        "interaction (record_tool_facts); a system message is skipped wherever it is. Any other "
+        "message before the first user message raises InteractionError, its message holding the "
+        "entry id and 'before the first user message'. Keep the path's order and return the "
+        "groups oldest first."
+    ),
+    "budget.replay_system": N_(
+        "System messages are prompt state, not conversation: take the message of every message "
+        "entry with role system on the *whole* active_path, in path order (the part before a "
+        "compaction too), and replay them with current_system_message; return None when there "
+        "is no system message."
+    ),
+    "budget.group_costs": N_(
+        "A group costs the sum of its messages' estimates: price each with "
+        'price(estimate_tokens, entry.message, "interaction", number, "message", position) '
+        '(both numbers counted from 1, so an error reads "interaction 2 message 3"), added in '
+        "path order. Return the costs oldest group first."
+    ),
+    "budget.message_allowances": N_(
+        "Fixed costs first, never below 0: available_for_messages = max(0, budget.max_tokens - "
+        "system - budget.reserved_output - budget.safety_margin); after a compaction the summary "
+        "is paid from it first, and the groups get max(0, available_for_messages - "
+        "summary_tokens). Return both numbers."
+    ),
+    "budget.select_newest_groups": N_(
+        "costs go oldest first, so walk from the end: keep a whole group while used + cost <= "
+        "allowance (exactly equal fits too), and stop at the first group that does not fit, "
+        "never skipping it for an older one. The newest group alone over the allowance is still "
+        "kept whole, with reason single_group_overflow; older groups left out give trimmed; "
+        'otherwise within_budget (with no groups, return (0, "within_budget")). Return (the '
+        "index of the oldest kept group, the reason)."
+    ),
+    "budget.token_projection": N_(
+        "messages = the summary's cost + the kept groups' costs added newest group first "
+        "(add_in_order(reversed(kept_costs))); total = system + messages + reserved_output + "
+        'safety_margin, checked with check_budget_number("the total of the projection", total) '
+        "(a huge float turns infinite). Return a TokenProjection."
+    ),
+    "budget.context_from_plan": N_(
+        "messages are, in order: the replayed system message and the summary when the plan has "
+        "them, then the message of every entry of the kept groups in path order, each a deep "
+        "copy (model_copy(deep=True)) so that changing the result never changes the path; "
+        "kept_entry_ids names only those kept entries. reason and tokens come from the plan."
+    ),
+    "compaction.create_compaction_entry": N_(
+        "The path holds session entries only (require_session_entries); an empty path raises "
+        "CompactionError ('empty active path'); an id already on the path raises a "
+        "CompactionError with duplicate id '<id>'; parentId is always the path's last entry; "
+        "first_kept_entry_id must be the first message of an interaction group_interactions "
+        "finds among the path's message entries, else a CompactionError with 'is not the first "
+        "message of a complete interaction'; the candidate goes through parse_session_entry as a "
+        "wire dict and is returned; nothing is written to a store."
+    ),
+    "restoring.newest_compaction": N_(
+        "Search from the end of the path and return the CompactionEntry nearest the leaf; None "
+        "when the path has none. Older summaries are never sent again."
+    ),
+    "restoring.restored_suffix": N_(
+        "The first kept id must name a *user message* entry *before* the compaction: an id not "
+        "on the path, an assistant or system message, a metadata entry or an entry after the "
+        "compaction all raise CompactionError ('is not a user message entry before it on the "
+        "path'); checking that the id exists is not enough. Return the part of the path from the "
+        "first kept entry to the leaf."
+    ),
+    "restoring.render_summary": N_(
+        "A fixed order and fixed labels, so that two builds of one path send the same text: the "
+        "first line labels.title; then labels.goal followed by the goal; then, for each field of "
+        "LIST_FIELDS, a line with its label and one line '- <item>' per item, one line "
+        "'- <labels.none>' for an empty list. Lines are joined by '\\n', with no newline after "
+        "the last; summary may be a wire dict (read it with as_summary)."
+    ),
+    "restoring.summary_message": N_(
+        "Return a user message whose only text block is the entry's summary rendered with labels "
+        "(render_summary), its timestamp the compaction's own; build it anew on every call."
+    ),
+    "ledger.ledger_from_plan": N_(
+        "Re-decide nothing: one LedgerRow per group of plan.groups, oldest first, numbered as "
+        "the chapter counts (the first is plan.first_group_number); entry_ids are the group's ids "
+        "in path order, tokens come from plan.group_tokens (the estimator is not called again). "
+        "status (kept, trimmed or overflow) must agree with what context_from_plan keeps from the "
+        "same plan: find the field of the plan that decides it."
+    ),
+}
+"""``module.function`` (a method as ``module.Class.method``) -> what its region asks for.
+
+The English starter leaves this unsaid (the reference's docstrings say it);
+a starter in another language prints the translation above the region's
+``raise``, in the course's own terms, so each region says what *its*
+function must do. ``tests/track/test_track_zh.py`` holds every region to
+having its own text, translated.
+"""
+
+
 def _starter_body(lab: str, lang: Lang, function: str) -> list[str]:
-    """A region's starting body: the ``raise``, with its function's Chinese guidance in zh."""
-    raise_line = f'raise LabNotImplemented("{not_implemented_message(lab, lang)}")'
-    if lang == "en":
-        return [raise_line]
-    if function not in REGION_GUIDANCE_ZH:
-        raise LabMarkError(f"{function}: no Chinese guidance for its Lab {lab} region")
-    guidance = line_in("region_guidance", lang, guidance=REGION_GUIDANCE_ZH[function])
-    return [*(f"# {line}" for line in _wrap_wide(guidance)), raise_line]
+    """A region's starting body: the ``raise``, with its function's guidance in another language.
 
-
-def _wrap_wide(paragraph: str, columns: int = 84) -> list[str]:
-    """Lines of at most ``columns`` screen columns (a Chinese character takes two).
-
-    A line breaks after Chinese punctuation or at a space when one is near, so
-    an identifier such as ``describe_validation_error`` is never cut in two.
+    The English starter keeps the reference's docstrings as its guidance; a
+    starter in another language puts ``REGION_GUIDANCE[function]``, translated,
+    above the ``raise``.
     """
-    lines: list[str] = []
-    line, width, last_break = "", 0, -1
-    for char in paragraph:
-        line += char
-        width += 2 if ord(char) >= 0x2E80 else 1
-        if char in " ，；。、）":
-            last_break = len(line)
-        if width > columns:
-            cut = last_break if last_break > 0 else len(line) - 1
-            lines.append(line[:cut].rstrip())
-            line = line[cut:].lstrip()
-            width = sum(2 if ord(c) >= 0x2E80 else 1 for c in line)
-            last_break = -1
-    if line.strip():
-        lines.append(line.rstrip())
-    return lines
+    raise_line = f'raise LabNotImplemented("{not_implemented_message(lab, lang)}")'
+    if lang == DEFAULT_LANGUAGE:
+        return [raise_line]
+    english = REGION_GUIDANCE.get(function)
+    if english is None or not has_translation(lang, english):
+        raise LabMarkError(f"{function}: no {lang} guidance for its Lab {lab} region")
+    guidance = tr_shown(lang, "Guidance: {guidance}", guidance=tr(lang, english))
+    return [*(f"# {line}" for line in wrap_wide(guidance)), raise_line]
 
 
 def _insert_labs_import(text: str, source: str) -> str:
@@ -420,6 +523,8 @@ def starter_text(module: str, lang: Lang = DEFAULT_LANGUAGE) -> str:
         source = replace_region_bodies(source, lab, bodies, f"{module}.py")
     if labs:
         source = _insert_labs_import(source, f"{module}.py")
+    if lang != DEFAULT_LANGUAGE:  # the English starter keeps the reference's docstrings
+        source = translate_docstrings(source, module, lang)
     return _header(labs, lang) + source
 
 
@@ -459,10 +564,13 @@ Write each body between its "# --- Lab ...: begin/end ---" marks (keep them). Ch
 '''
 
 
-def _init_text() -> str:
+def _init_text(lang: Lang = DEFAULT_LANGUAGE) -> str:
+    docstring = _INIT_DOCSTRING
+    if lang != DEFAULT_LANGUAGE:
+        docstring = translate_docstrings(docstring, "__init__", lang)
     lines = [
         _HEADER_GIVEN.format(chapter=CHAPTER),
-        _INIT_DOCSTRING,
+        docstring,
         "\n",
         "from course_lib import *  # noqa: F403 (the given part)\n",
         "from course_lib import __all__\n",
@@ -479,7 +587,7 @@ def practice_files(solved: Iterable[str] = (), lang: Lang = DEFAULT_LANGUAGE) ->
     """Every file of a practice package (name -> text), with ``solved`` labs filled in."""
     solved = list(solved)
     files = {f"{module}.py": solution_text(module, solved, lang) for module in practice_modules()}
-    files["__init__.py"] = _init_text()
+    files["__init__.py"] = _init_text(lang)
     return files
 
 

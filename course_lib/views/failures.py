@@ -7,34 +7,31 @@ from collections.abc import Callable, Mapping
 import pandas as pd
 
 from ..base.errors import CourseError
+from ..base.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, Lang, tr
 from ..track.checks import LabReport
-from ..track.hints_zh import hint_in_language
+from ..track.language import hint_in_language
+from .translated import shown
 
 __all__ = [
-    "PRACTICE_HINTS",
+    "PRACTICE_HINT",
     "checks_frame",
     "errors_frame",
     "expected_failure",
     "practice_hint",
 ]
 
-PRACTICE_HINTS: dict[str, str] = {
-    "en": (
-        "No practice package yet: run `.venv/bin/course-lab practice 11` in the repository "
-        "root, then run this cell again."
-    ),
-    "zh": (
-        "还没有练习包：在仓库根目录运行 `.venv/bin/course-lab practice 11 --lang zh`，"
-        "然后重新运行这个单元格。"
-    ),
-}
-"""What a "Your turn" cell says when ``practice/ch11`` does not exist, in each edition."""
+PRACTICE_HINT = N_(
+    "No practice package yet: run `.venv/bin/course-lab practice 11` in the repository "
+    "root, then run this cell again."
+)
+"""What a "Your turn" cell says when ``practice/ch11`` does not exist (in English)."""
 
 
 def practice_hint(lang: str) -> str:
     """The "no practice package yet" hint in the notebook's language (the Chinese one asks for
-    ``--lang zh``, as the Chinese edition's text does)."""
-    return PRACTICE_HINTS[lang] if lang in PRACTICE_HINTS else PRACTICE_HINTS["en"]
+    ``--lang zh``, as the Chinese edition's text does); English for a language it lacks."""
+    chosen = next((known for known in LANGUAGES if known == lang), DEFAULT_LANGUAGE)
+    return tr(chosen, PRACTICE_HINT)
 
 
 # --- expected failures and checks ----------------------------------------------------------
@@ -49,8 +46,10 @@ def expected_failure(call: Callable[[], object]) -> pd.DataFrame:
     """
     try:
         value = call()
-    except CourseError as error:
-        return pd.DataFrame([(type(error).__name__, str(error))], columns=["error", "message"])
+    except CourseError as error:  # the message in the notebook's language, its locators as they are
+        return pd.DataFrame(
+            [(type(error).__name__, shown(str(error)))], columns=["error", "message"]
+        )
     raise AssertionError(f"expected a CourseError, but the call returned {value!r}")
 
 
@@ -60,8 +59,12 @@ def errors_frame(cases: Mapping[str, Callable[[], object]]) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)[["case", "error", "message"]]
 
 
-OUTCOMES_ZH: dict[str, str] = {"passed": "通过", "failed": "失败", "waiting": "等待"}
-"""A check's outcome as the Chinese edition shows it."""
+OUTCOMES: frozenset[str] = frozenset((N_("passed"), N_("failed"), N_("waiting")))
+"""A check's outcomes, as another edition translates them (``outcome`` stays English in code)."""
+
+
+def _outcome_in(outcome: str, lang: Lang) -> str:
+    return tr(lang, outcome) if outcome in OUTCOMES else outcome
 
 
 def checks_frame(report: LabReport, lang: str = "en") -> pd.DataFrame:
@@ -71,9 +74,10 @@ def checks_frame(report: LabReport, lang: str = "en") -> pd.DataFrame:
     (``hint_in_language``); test names and the values a check compared stay
     as they are.
     """
-    if lang == "zh":
+    chosen = next((known for known in LANGUAGES if known == lang), DEFAULT_LANGUAGE)
+    if chosen != DEFAULT_LANGUAGE:
         rows = [
-            (c.name, OUTCOMES_ZH.get(c.outcome, c.outcome), hint_in_language(c.detail, lang))
+            (c.name, _outcome_in(c.outcome, chosen), hint_in_language(c.detail, chosen))
             for c in report.outcomes
         ]
     else:

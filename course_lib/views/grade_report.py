@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
+from ..base.i18n import tr
 from ..base.text_rules import escape_controls_by_line, spreadsheet_safe
 from ..grading.class_stats import (
     Distribution,
@@ -35,7 +36,6 @@ from ..grading.class_stats import (
     failure_rule,
     not_attempted,
 )
-from ..grading.feedback_texts import STATUS_MEANING_ZH, feedback_line
 from ..grading.grader import STATUS_MEANING, CheckResult, Grade, Limits, borrowed_labs
 from ..grading.lms import (
     DEFAULT_ASSIGNMENT,
@@ -55,7 +55,7 @@ from ..grading.similarity import (
     similar_pairs,
 )
 from ..track.catalogue import LAB_TOPICS
-from ..track.hints_zh import hint_in_language
+from ..track.language import hint_in_language
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -323,38 +323,63 @@ def feedback_text(grade: Grade, labs: Sequence[str], options: ReportOptions | No
     options = options or ReportOptions()
     lang = grade.facts.lang
     passed, total = grade.passed, grade.total
-    lines = [feedback_line("title", lang, student=grade.student, passed=passed, total=total), ""]
+    title = tr(
+        lang,
+        "Chapter 11 checks for {student}: {passed}/{total} passed",
+        student=grade.student,
+        passed=passed,
+        total=total,
+    )
+    lines = [title, ""]
     if not options.weights.plain:
         earned = _number(points(grade, options.weights, labs))
         possible = _number(possible_points([grade], options.weights, labs))
-        lines += [feedback_line("points", lang, earned=earned, possible=possible), ""]
+        lines += [tr(lang, "Points: {earned} of {possible}", earned=earned, possible=possible), ""]
     if grade.status != "ok":
-        meaning = STATUS_MEANING_ZH[grade.status] if lang == "zh" else STATUS_MEANING[grade.status]
-        lines += [feedback_line("status", lang, status=grade.status, meaning=meaning)]
+        meaning = tr(lang, STATUS_MEANING[grade.status])
+        lines += [tr(lang, "Status: {status} ({meaning})", status=grade.status, meaning=meaning)]
         lines += [f"  {grade.note}", ""] if grade.note else [""]
     for lab in labs:
         lab_passed, lab_total = grade.score(lab)
         topic = LAB_TOPICS[lab]
         lines.append(
-            feedback_line("lab", lang, lab=lab, topic=topic, passed=lab_passed, total=lab_total)
+            tr(
+                lang,
+                "Lab {lab} {topic}: {passed}/{total} passed",
+                lab=lab,
+                topic=topic,
+                passed=lab_passed,
+                total=lab_total,
+            )
         )
         for check in grade.checks:
             if check.lab == lab and check.outcome == "failed":
                 lines.append(f"  FAIL  {check.name} -- {hint_in_language(check.message, lang)}")
         if any(check.lab == lab and check.outcome == "not run" for check in grade.checks):
-            lines.append(feedback_line("not_run", lang))
+            lines.append(tr(lang, "  (not run: see the status above)"))
     if grade.hidden:
-        lines += ["", feedback_line("hidden_title", lang)]
+        lines += [
+            "",
+            tr(lang, "Hidden cases (inputs drawn at grading time, compared with the reference):"),
+        ]
         for lab in labs:
             cases = [case for case in grade.hidden if case.lab == lab]
             if not cases:
                 continue
             agree = sum(case.outcome == "passed" for case in cases)
-            lines.append(feedback_line("hidden_lab", lang, lab=lab, passed=agree, total=len(cases)))
+            lines.append(
+                tr(
+                    lang,
+                    "Lab {lab}: {passed}/{total} agree with the reference",
+                    lab=lab,
+                    passed=agree,
+                    total=len(cases),
+                )
+            )
             for case in [c for c in cases if c.outcome != "passed"][:2]:  # the first two suffice
                 shown = f" -- {case.message}" if options.hidden_feedback else ""
                 lines.append(f"  {case.outcome.upper()}  {case.name}{shown}")
-    lines += ["", feedback_line("run_yourself", lang)]
+    lines += ["", tr(lang, "Run them yourself: course-lab check 11 --impl <your practice folder>")]
     return escape_controls_by_line("\n".join(lines)) + "\n"
 
 

@@ -13,17 +13,25 @@ import html
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from IPython.display import display
 from IPython.utils.capture import CapturedIO, capture_output
 
-__all__ = ["ANSWER_LABELS", "AnswerBox", "answer_box"]
+from ..base.i18n import LANGUAGES, N_, Lang, tr
 
-Lang = Literal["en", "zh"]
+__all__ = ["ANSWER_LABEL", "AnswerBox", "answer_box", "answer_label"]
 
-ANSWER_LABELS: dict[str, str] = {"en": "Show the answer", "zh": "显示答案"}
-"""The label of every answer's ``<details>`` block, in each edition (a browser test clicks it)."""
+ANSWER_LABEL = N_("Show the answer")
+"""The label of every answer's ``<details>`` block, in English (a browser test clicks it)."""
+
+
+def answer_label(lang: str) -> str:
+    """``ANSWER_LABEL`` in the edition's language; a ``ValueError`` for a language it lacks."""
+    for known in LANGUAGES:
+        if lang == known:
+            return tr(known, ANSWER_LABEL)
+    raise ValueError(f"unknown language {lang!r}; choose one of {sorted(LANGUAGES)}")
 
 
 def _html_of(data: dict[str, Any]) -> str:
@@ -61,10 +69,9 @@ class AnswerBox:
 
 
 def _box(captured: CapturedIO, lang: str) -> AnswerBox:
-    if lang not in ANSWER_LABELS:
-        raise ValueError(f"unknown language {lang!r}; choose one of {sorted(ANSWER_LABELS)}")
+    label = answer_label(lang)
     printed = captured.stdout + captured.stderr
-    return AnswerBox(ANSWER_LABELS[lang], printed, tuple(o.data for o in captured.outputs))
+    return AnswerBox(label, printed, tuple(o.data for o in captured.outputs))
 
 
 @contextmanager

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..base.i18n import N_, tr
 from ..base.pricing import Estimator, Number
 from ..base.wire import MAX_SAFE_INTEGER
 from ..chapter.budget import build_context
@@ -42,11 +43,11 @@ def untrimmed_message_tokens(path: Sequence[SessionEntry], estimate_tokens: Esti
     ).tokens.messages
 
 
-_SECOND_SUMMARY_WORDS: dict[FixtureLanguage, tuple[str, str]] = {
-    "en": ("Confirmed the JSONL write boundary", "Continue with the context projection"),
-    "zh": ("已确认 JSONL 写入边界", "继续上下文投影"),
-}
-"""What ``compact-2`` adds to ``compact-1``'s summary: (completed, next), in each language."""
+_SECOND_SUMMARY_WORDS: tuple[str, str] = (
+    N_("Confirmed the JSONL write boundary"),
+    N_("Continue with the context projection"),
+)
+"""What ``compact-2`` adds to ``compact-1``'s summary: (completed, next), translated when used."""
 
 
 def second_summary(lang: FixtureLanguage = "en") -> CompactionSummary:
@@ -56,7 +57,7 @@ def second_summary(lang: FixtureLanguage = "en") -> CompactionSummary:
     item, and a new next step, in the fixture's language.
     """
     first = fixture_summary(lang)
-    completed, next_step = _SECOND_SUMMARY_WORDS[lang]
+    completed, next_step = (tr(lang, words) for words in _SECOND_SUMMARY_WORDS)
     return CompactionSummary(
         goal=first.goal,
         constraints=list(first.constraints),

@@ -9,7 +9,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from lab_checks import expect, expect_equal, expect_error, expect_no_error, expect_values, shown
+from lab_checks import N_, expect, expect_equal, expect_error, expect_no_error, expect_values, shown
 from path_oracle import random_compaction_wires
 
 pytestmark = pytest.mark.lab_11_1
@@ -82,24 +82,26 @@ def test_compaction_entry_parses_strictly_into_an_independent_copy(impl: ModuleT
             "tokens_before": entry.tokens_before,
             "summary.changed_files": entry.summary.changed_files,
         },
-        hint="the wire's camelCase keys (parentId, firstKeptEntryId, changedFiles) "
-        "become snake_case attributes",
+        hint=N_(
+            "the wire's camelCase keys (parentId, firstKeptEntryId, changedFiles) "
+            "become snake_case attributes"
+        ),
     )
     expect(
         case,
         type(entry.tokens_before) is int,
         expected="tokens_before kept as the int 29",
         got=f"{entry.tokens_before!r} ({type(entry.tokens_before).__name__})",
-        hint="tokensBefore is recorded by the caller: keep it exactly as given",
+        hint=N_("tokensBefore is recorded by the caller: keep it exactly as given"),
     )
     expect_values(
         f"{case}.to_wire()",
         flat(compact_1_wire()),
         flat(entry.to_wire()),
-        hint="to_wire() gives back the same wire dict, keys in the course's order",
+        hint=N_("to_wire() gives back the same wire dict, keys in the course's order"),
     )
 
-    copy_hint = "the parsed entry shares nothing with its input, in either direction"
+    copy_hint = N_("the parsed entry shares nothing with its input, in either direction")
     wire["summary"]["constraints"].append("changed after parsing")
     expect_equal(
         "after appending to the input dict's summary.constraints: the entry's constraints",
@@ -172,7 +174,7 @@ def test_compaction_entry_rejects_old_aliases_missing_fields_and_bad_numbers(
             impl.SessionEntryError,
             partial(impl.parse_session_entry, wire),
             words=[path],
-            hint="the message names the camelCase field path, then the problem",
+            hint=N_("the message names the camelCase field path, then the problem"),
         )
 
         message = str(error)
@@ -181,7 +183,7 @@ def test_compaction_entry_rejects_old_aliases_missing_fields_and_bad_numbers(
             message.startswith("session entry compact-1"),
             expected="a message starting with 'session entry compact-1'",
             got=repr(message),
-            hint="start the message with the label parse_session_entry passes in",
+            hint=N_("start the message with the label parse_session_entry passes in"),
         )
         expect(
             case,
@@ -214,9 +216,11 @@ def _snake_case_keys_are_unknown_fields(impl: ModuleType) -> None:
             partial(impl.parse_session_entry, wire),
             words=[key],
             hint=(
-                "wire keys are camelCase only, as the course writes them: validate by alias "
-                "(by_alias=True, by_name=False), so a Python name such as "
-                "first_kept_entry_id is an unknown field"
+                N_(
+                    "wire keys are camelCase only, as the course writes them: validate by alias "
+                    "(by_alias=True, by_name=False), so a Python name such as "
+                    "first_kept_entry_id is an unknown field"
+                )
             ),
         )
 
@@ -243,7 +247,7 @@ def test_compaction_entry_survives_write_and_reopen_in_both_stores(
             impl.SessionStoreError,
             partial(store.append, compaction),
             words=["compact-1"],
-            hint="a store refuses a duplicate id, naming it",
+            hint=N_("a store refuses a duplicate id, naming it"),
         )
         orphan = {**compact_1_wire(), "id": "compact-2", "parentId": "not-there"}
         expect_error(
@@ -251,7 +255,7 @@ def test_compaction_entry_survives_write_and_reopen_in_both_stores(
             impl.SessionStoreError,
             partial(store.append, orphan),
             words=["not-there"],
-            hint="a store refuses a parent it does not hold, naming it",
+            hint=N_("a store refuses a parent it does not hold, naming it"),
         )
         bad = {**compact_1_wire(), "id": "compact-3"}
         bad["summary"] = {**bad["summary"], "files": []}
@@ -260,8 +264,10 @@ def test_compaction_entry_survives_write_and_reopen_in_both_stores(
             impl.SessionEntryError,
             partial(store.append, bad),
             words=["compact-3", "summary.files"],
-            hint="every append goes through parse_session_entry, whose errors start with "
-            "the entry's label",
+            hint=N_(
+                "every append goes through parse_session_entry, whose errors start with "
+                "the entry's label"
+            ),
         )
 
     expected = [*path, compaction]
@@ -279,7 +285,7 @@ def test_compaction_entry_survives_write_and_reopen_in_both_stores(
         "the JSONL file: number of lines",
         len(expected),
         len(file.read_text(encoding="utf-8").splitlines()),
-        hint="one line per appended entry; refused appends write nothing",
+        hint=N_("one line per appended entry; refused appends write nothing"),
     )
     stored = reopened.entries()[-1]
     stored.summary.goal = "mutated copy"
@@ -287,7 +293,7 @@ def test_compaction_entry_survives_write_and_reopen_in_both_stores(
         "after changing the goal of an entry entries() returned: the stored goal",
         "Check the session recovery logic",
         reopened.entries()[-1].summary.goal,
-        hint="entries() returns copies",
+        hint=N_("entries() returns copies"),
     )
 
 
@@ -300,8 +306,10 @@ def _random_compactions_round_trip(impl: ModuleType) -> None:
             f"{case}.to_wire()",
             wire,
             entry.to_wire(),
-            hint="every field is kept exactly as given (strings, lists, numbers), camelCase on "
-            "the wire, keys in the course's order",
+            hint=N_(
+                "every field is kept exactly as given (strings, lists, numbers), camelCase on "
+                "the wire, keys in the course's order"
+            ),
         )
         wire["summary"]["next"].append("added later")
         expect(
@@ -309,5 +317,5 @@ def _random_compactions_round_trip(impl: ModuleType) -> None:
             "added later" not in entry.summary.next,
             expected="the entry's next unchanged",
             got=f"next {entry.summary.next!r}",
-            hint="the result is a new deep copy: it shares no list with its input",
+            hint=N_("the result is a new deep copy: it shares no list with its input"),
         )

@@ -8,19 +8,19 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from lab_checks import expect_equal, expect_error, expect_no_error, shown
+from lab_checks import N_, expect_equal, expect_error, expect_no_error, shown
 from path_oracle import groups_of, random_paths
 
 pytestmark = pytest.mark.lab_11_2
 
 CHAPTER_GROUPS = [["u1", "a1"], ["u2", "a2"], ["u3", "calls", "r-test", "r-read", "a3"]]
 
-GROUP_RULE = (
+GROUP_RULE = N_(
     "a user message closes the open group and opens the next; every other message "
     "(assistant, tool result) stays in the open group; system messages belong to no group"
 )
-COPY_RULE = "group_interactions returns deep copies that share nothing with the path"
-BY_ID_RULE = (
+COPY_RULE = N_("group_interactions returns deep copies that share nothing with the path")
+BY_ID_RULE = N_(
     "calls and results are paired by id, not by position: a result may come before its "
     "call, so 'unknown call' and 'missing result' are checked when the group closes"
 )
@@ -89,7 +89,11 @@ def test_out_of_order_results_with_a_progress_message_stay_in_one_group(
         f"{case}: entry_ids of each group",
         expected,
         entry_ids_of(groups),
-        hint="entries keep their path order; " + BY_ID_RULE,
+        hint=N_(
+            "entries keep their path order; calls and results are paired by id, not by "
+            "position: a result may come before its call, so 'unknown call' and 'missing "
+            "result' are checked when the group closes"
+        ),
     )
 
     # A system message is skipped, and a progress message may sit between the results.
@@ -107,8 +111,10 @@ def test_out_of_order_results_with_a_progress_message_stay_in_one_group(
         f"{case}: entry_ids of each group",
         expected,
         entry_ids_of(groups),
-        hint="a system message is skipped wherever it appears, and an assistant message "
-        "between two results stays in their group",
+        hint=N_(
+            "a system message is skipped wherever it appears, and an assistant message "
+            "between two results stays in their group"
+        ),
     )
 
     # An assistant may write text before its calls: every toolCall block is a call.
@@ -129,8 +135,10 @@ def test_out_of_order_results_with_a_progress_message_stay_in_one_group(
         case,
         lambda: impl.group_interactions(path),
         expected="one group [u3, calls, r-test, r-read, a3]",
-        hint="a text block declares no call, but the blocks after it still may: look at every "
-        "block of an assistant message, skipping (continue) the text ones",
+        hint=N_(
+            "a text block declares no call, but the blocks after it still may: look at every "
+            "block of an assistant message, skipping (continue) the text ones"
+        ),
     )
     expect_equal(
         f"{case}: entry_ids of each group",
@@ -176,34 +184,44 @@ def test_orphan_duplicate_and_missing_results_are_errors_naming_ids(impl: Module
             "r-test's toolCallId changed to unknown-1",
             unknown_call,
             ["r-test", "unknown-1", "unknown call"],
-            "a result whose toolCallId matches no call of its group is an 'unknown call' "
-            "error naming the result entry and the call id",
+            N_(
+                "a result whose toolCallId matches no call of its group is an 'unknown call' "
+                "error naming the result entry and the call id"
+            ),
         ),
         (
             "calls declaring read-1 twice",
             duplicate_call,
             ["calls", "read-1", "duplicate"],
-            "each toolCall id is declared once: a 'duplicate' error naming the entry and the id",
+            N_(
+                "each toolCall id is declared once: a 'duplicate' error naming the entry and the id"
+            ),
         ),
         (
             "r-test and r-read both answering read-1",
             duplicate_result,
             ["r-read", "read-1", "duplicate"],
-            "a call has at most one result: a 'duplicate' error naming the second result "
-            "entry and the call id",
+            N_(
+                "a call has at most one result: a 'duplicate' error naming the second result "
+                "entry and the call id"
+            ),
         ),
         (
             "r-test replaced by an assistant message, so test-1 has no result",
             missing_result,
             ["test-1", "calls", "missing result"],
-            "when the group closes every call has its result, else 'missing result' "
-            "naming the call id and its entry",
+            N_(
+                "when the group closes every call has its result, else 'missing result' "
+                "naming the call id and its entry"
+            ),
         ),
         (
             "u1 replaced by an assistant message",
             assistant_first,
             ["u1", "before the first user message"],
-            "a message other than system before the first user message is an error naming its id",
+            N_(
+                "a message other than system before the first user message is an error naming its id"
+            ),
         ),
     ]
     for name, change, words, rule in cases:
@@ -218,13 +236,30 @@ def test_orphan_duplicate_and_missing_results_are_errors_naming_ids(impl: Module
     # The same two pairing errors when the next user message closes the broken group
     # (here u4, then a4), not the end of the path: every group is checked as it closes.
     later = [e for e in impl.chapter_fixture_after_compaction() if e.id in ("u4", "a4")]
-    for name, change, words, rule in [cases[0], cases[3]]:
+    closed_later = [
+        (
+            cases[0][:3],
+            N_(
+                "a result whose toolCallId matches no call of its group is an 'unknown call' "
+                "error naming the result entry and the call id; a group closes when the next "
+                "user message opens one"
+            ),
+        ),
+        (
+            cases[3][:3],
+            N_(
+                "when the group closes every call has its result, else 'missing result' naming "
+                "the call id and its entry; a group closes when the next user message opens one"
+            ),
+        ),
+    ]
+    for (name, change, words), rule in closed_later:
         expect_error(
             f"group_interactions(the chapter fixture with {name}, then u4 and a4)",
             impl.InteractionError,
             partial(impl.group_interactions, [*fixture_with(change), *later]),
             words=words,
-            hint=f"{rule}; a group closes when the next user message opens one",
+            hint=rule,
         )
 
     metadata = impl.MetadataEntry(id="meta-1", parent_id="a3", timestamp=11, key="k", value=1)
@@ -233,8 +268,10 @@ def test_orphan_duplicate_and_missing_results_are_errors_naming_ids(impl: Module
         impl.InteractionError,
         partial(impl.group_interactions, [*impl.chapter_fixture(), metadata]),
         words=["meta-1"],
-        hint="only message entries can be grouped: a metadata or compaction entry is an "
-        "error naming its id",
+        hint=N_(
+            "only message entries can be grouped: a metadata or compaction entry is an "
+            "error naming its id"
+        ),
     )
 
 

@@ -6,24 +6,19 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from lab_checks import expect, expect_equal, expect_error, expect_no_error, expect_values, shown
+from lab_checks import N_, expect, expect_equal, expect_error, expect_no_error, expect_values, shown
 from path_oracle import matching, newest_first_answers, random_paths
 
 pytestmark = pytest.mark.lab_11_3
 
 BUDGET = "reserved_output=4, safety_margin=2"
 CHAPTER = f"fixture, max_tokens=31, {BUDGET}"
-DEDUCTION_RULE = (
+DEDUCTION_RULE = N_(
     "fixed costs first: available_for_messages = max(0, max_tokens - system - "
     "reserved_output - safety_margin) = 31 - 3 - 4 - 2 = 22 (system: the replayed "
     "system message's estimate)"
 )
-WALK_RULE = (
-    "whole groups newest first while they fit 22: [u3 ... a3] 15 fits, + [u2, a2] 7 = 22 "
-    "fits exactly (<=), + [u1, a1] 7 = 29 does not"
-)
-TOTAL_RULE = "total = system + messages + reserved_output + safety_margin"
-COPY_RULE = "the returned messages are deep copies that share nothing with the path"
+COPY_RULE = N_("the returned messages are deep copies that share nothing with the path")
 KEPT_AT_31 = ["u2", "a2", "u3", "calls", "r-test", "r-read", "a3"]
 
 
@@ -82,7 +77,11 @@ def test_fixed_costs_are_deducted_before_any_message(impl: ModuleType) -> None:
         case,
         {"tokens.messages": 22, "tokens.total": 31},
         token_values(result, "messages", "total"),
-        hint=f"tokens.messages is what the kept groups cost; {WALK_RULE}",
+        hint=N_(
+            "tokens.messages is what the kept groups cost; whole groups newest first while "
+            "they fit 22: [u3 ... a3] 15 fits, + [u2, a2] 7 = 22 fits exactly (<=), + [u1, "
+            "a1] 7 = 29 does not"
+        ),
     )
     first = result.messages[0] if result.messages else None
     expect(
@@ -90,14 +89,16 @@ def test_fixed_costs_are_deducted_before_any_message(impl: ModuleType) -> None:
         first is not None and first.role == "system" and first.content == "sys",
         expected="messages[0] the replayed system message with content 'sys'",
         got="no messages" if first is None else f"messages[0] a {first.role} message",
-        hint="the result starts with the system message replayed from the whole path",
+        hint=N_("the result starts with the system message replayed from the whole path"),
     )
     expect(
         case,
         "sys" not in result.kept_entry_ids,
         expected="kept_entry_ids without sys",
         got=f"kept_entry_ids {shown(result.kept_entry_ids)}",
-        hint="kept_entry_ids names only the kept conversation entries, never the system message",
+        hint=N_(
+            "kept_entry_ids names only the kept conversation entries, never the system message"
+        ),
     )
 
     without_system = [entry for entry in path if entry.id != "sys"]
@@ -108,7 +109,7 @@ def test_fixed_costs_are_deducted_before_any_message(impl: ModuleType) -> None:
         case,
         {"tokens.system": 0, "tokens.available_for_messages": 25},
         token_values(bare, "system", "available_for_messages"),
-        hint="a path without system messages costs 0 for system: 31 - 0 - 4 - 2 = 25",
+        hint=N_("a path without system messages costs 0 for system: 31 - 0 - 4 - 2 = 25"),
     )
     roles = [message.role for message in bare.messages]
     expect(
@@ -124,7 +125,7 @@ def test_fixed_costs_are_deducted_before_any_message(impl: ModuleType) -> None:
         case,
         {"tokens.available_for_messages": 0},
         token_values(squeezed, "available_for_messages"),
-        hint="the allowance is never negative: max(0, 5 - 3 - 4 - 2) = 0",
+        hint=N_("the allowance is never negative: max(0, 5 - 3 - 4 - 2) = 0"),
     )
 
     # A one-token group when nothing is left: the allowance is 0, not 1, so it overflows.
@@ -136,7 +137,9 @@ def test_fixed_costs_are_deducted_before_any_message(impl: ModuleType) -> None:
         case,
         {"tokens.available_for_messages": 0, "reason": "single_group_overflow"},
         {"tokens.available_for_messages": one.tokens.available_for_messages, "reason": one.reason},
-        hint="6 - 0 - 4 - 2 leaves 0 for messages (never less, never more): a group of 1 is over it",
+        hint=N_(
+            "6 - 0 - 4 - 2 leaves 0 for messages (never less, never more): a group of 1 is over it"
+        ),
     )
 
     # A metadata entry is on the path but never sent: it changes nothing in the result.
@@ -148,8 +151,10 @@ def test_fixed_costs_are_deducted_before_any_message(impl: ModuleType) -> None:
         case,
         {"kept_entry_ids": result.kept_entry_ids, "tokens": result.tokens},
         {"kept_entry_ids": with_note.kept_entry_ids, "tokens": with_note.tokens},
-        hint="the same as without it: metadata entries are skipped everywhere (never replayed "
-        "as system state, never grouped, never sent)",
+        hint=N_(
+            "the same as without it: metadata entries are skipped everywhere (never replayed "
+            "as system state, never grouped, never sent)"
+        ),
     )
 
     # After a compaction (Lab 11.5) the summary is paid from the allowance first.
@@ -161,8 +166,10 @@ def test_fixed_costs_are_deducted_before_any_message(impl: ModuleType) -> None:
         case,
         (22, 17),
         allowances,
-        hint="available_for_messages = max(0, 31 - 3 - 4 - 2) = 22, and the groups get what the "
-        "summary leaves: max(0, 22 - 5) = 17 (never below 0: max(0, 3 - 5) = 0)",
+        hint=N_(
+            "available_for_messages = max(0, 31 - 3 - 4 - 2) = 22, and the groups get what the "
+            "summary leaves: max(0, 22 - 5) = 17 (never below 0: max(0, 3 - 5) = 0)"
+        ),
     )
     expect_equal(
         "message_allowances(Budget(12, 4, 2), 3, summary_tokens=5)",
@@ -171,7 +178,7 @@ def test_fixed_costs_are_deducted_before_any_message(impl: ModuleType) -> None:
             "message_allowances(Budget(12, 4, 2), ...)",
             lambda: impl.message_allowances(impl.Budget(12, 4, 2), 3, summary_tokens=5),
         ),
-        hint="max(0, 12 - 3 - 4 - 2) = 3, and max(0, 3 - 5) = 0: never negative",
+        hint=N_("max(0, 12 - 3 - 4 - 2) = 3, and max(0, 3 - 5) = 0: never negative"),
     )
 
     for name in ("max_tokens", "reserved_output", "safety_margin"):
@@ -184,7 +191,9 @@ def test_fixed_costs_are_deducted_before_any_message(impl: ModuleType) -> None:
                 path, **numbers, estimate_tokens=impl.fixture_estimator()
             ),
             words=[name],
-            hint="each of the three budget numbers must be a finite number >= 0; the error names it",
+            hint=N_(
+                "each of the three budget numbers must be a finite number >= 0; the error names it"
+            ),
         )
 
     # An estimate that is no finite number >= 0 names the message it priced, as the course
@@ -198,8 +207,10 @@ def test_fixed_costs_are_deducted_before_any_message(impl: ModuleType) -> None:
             path, max_tokens=31, reserved_output=4, safety_margin=2, estimate_tokens=nan_for_r_test
         ),
         words=["interaction 3 message 3"],
-        hint="price each message with price(estimate_tokens, message, 'interaction', n, "
-        "'message', m), n and m counted from 1: its BudgetError names the message",
+        hint=N_(
+            "price each message with price(estimate_tokens, message, 'interaction', n, "
+            "'message', m), n and m counted from 1: its BudgetError names the message"
+        ),
     )
 
 
@@ -207,7 +218,7 @@ def test_newest_group_is_kept_whole_even_when_it_overflows(impl: ModuleType) -> 
     # 19 - 3 (system) - 4 - 2 = an allowance of 10, but the newest group costs 15.
     case = f"build_context(fixture, max_tokens=19, {BUDGET})"
     result = expect_no_error(case, lambda: build(impl, impl.chapter_fixture(), max_tokens=19))
-    overflow_rule = (
+    overflow_rule = N_(
         "the newest group [u3 ... a3] (15) is always kept whole, even alone over the "
         "allowance of 10: reason single_group_overflow"
     )
@@ -216,7 +227,7 @@ def test_newest_group_is_kept_whole_even_when_it_overflows(impl: ModuleType) -> 
         case,
         {"tokens.available_for_messages": 10},
         token_values(result, "available_for_messages"),
-        hint="19 - 3 (system) - 4 - 2 = 10",
+        hint=N_("19 - 3 (system) - 4 - 2 = 10"),
     )
     expect_equal(
         f"{case}: kept_entry_ids",
@@ -229,7 +240,10 @@ def test_newest_group_is_kept_whole_even_when_it_overflows(impl: ModuleType) -> 
         case,
         {"tokens.messages": 15, "tokens.total": 24},
         token_values(result, "messages", "total"),
-        hint=f"the total may exceed max_tokens when the newest group overflows; {TOTAL_RULE}",
+        hint=N_(
+            "the total may exceed max_tokens when the newest group overflows; total = system "
+            "+ messages + reserved_output + safety_margin"
+        ),
     )
 
     case = f"build_context(fixture, max_tokens=24, {BUDGET})"
@@ -239,8 +253,10 @@ def test_newest_group_is_kept_whole_even_when_it_overflows(impl: ModuleType) -> 
         {"reason": "trimmed", "kept_entry_ids": ["u3", "calls", "r-test", "r-read", "a3"]},
         {"reason": exact.reason, "kept_entry_ids": exact.kept_entry_ids},
         hint=(
-            "24 - 3 - 4 - 2 = 15: the newest group (15) fits exactly, so it is no overflow "
-            "(only a cost greater than the allowance overflows); [u2, a2] does not fit"
+            N_(
+                "24 - 3 - 4 - 2 = 15: the newest group (15) fits exactly, so it is no overflow "
+                "(only a cost greater than the allowance overflows); [u2, a2] does not fit"
+            )
         ),
     )
 
@@ -257,13 +273,17 @@ def test_trimming_happens_only_at_group_boundaries_with_isolated_results(
         f"{case}: kept_entry_ids",
         KEPT_AT_31,
         result.kept_entry_ids,
-        hint=f"{WALK_RULE}; a cut inside a group leaves tool results without their call",
+        hint=N_(
+            "whole groups newest first while they fit 22: [u3 ... a3] 15 fits, + [u2, a2] 7 "
+            "= 22 fits exactly (<=), + [u1, a1] 7 = 29 does not; a cut inside a group leaves "
+            "tool results without their call"
+        ),
     )
     expect_equal(
         f"{case}: reason",
         "trimmed",
         result.reason,
-        hint="trimmed when a group was left out, within_budget when every group fits",
+        hint=N_("trimmed when a group was left out, within_budget when every group fits"),
     )
     by_id = {entry.id: entry for entry in path}
     expected_messages = [by_id[i].message for i in ["sys", *KEPT_AT_31]]
@@ -276,8 +296,8 @@ def test_trimming_happens_only_at_group_boundaries_with_isolated_results(
 
     everything = [entry.id for entry in path if entry.id != "sys"]
     for room, hint in (
-        (40, "an allowance of 40 - 3 - 4 - 2 = 31 holds all three groups (7 + 7 + 15 = 29)"),
-        (1000, "the walk stops at the oldest group, however much room is left after it"),
+        (40, N_("an allowance of 40 - 3 - 4 - 2 = 31 holds all three groups (7 + 7 + 15 = 29)")),
+        (1000, N_("the walk stops at the oldest group, however much room is left after it")),
     ):
         case = f"build_context(fixture, max_tokens={room}, {BUDGET})"
         within = expect_no_error(case, lambda room=room: build(impl, path, max_tokens=room))
@@ -299,7 +319,7 @@ def test_trimming_happens_only_at_group_boundaries_with_isolated_results(
                 "reason": nothing.reason,
                 "tokens.messages": nothing.tokens.messages,
             },
-            hint="no groups at all: nothing is left out, so the reason is within_budget",
+            hint=N_("no groups at all: nothing is left out, so the reason is within_budget"),
         )
 
     case = f"build_context(fixture, max_tokens=30, {BUDGET})"
@@ -309,8 +329,10 @@ def test_trimming_happens_only_at_group_boundaries_with_isolated_results(
         {"kept_entry_ids": ["u3", "calls", "r-test", "r-read", "a3"], "tokens.messages": 15},
         {"kept_entry_ids": short.kept_entry_ids, "tokens.messages": short.tokens.messages},
         hint=(
-            "one token short: an allowance of 21 keeps [u3 ... a3] (15), and + [u2, a2] 7 = 22 "
-            "does not fit; walk from the newest group, stop at the first that does not fit"
+            N_(
+                "one token short: an allowance of 21 keeps [u3 ... a3] (15), and + [u2, a2] 7 = 22 "
+                "does not fit; walk from the newest group, stop at the first that does not fit"
+            )
         ),
     )
 
@@ -327,8 +349,10 @@ def test_trimming_happens_only_at_group_boundaries_with_isolated_results(
             {"kept_entry_ids": want.kept_entry_ids, "tokens.messages": want.messages},
             {"kept_entry_ids": got.kept_entry_ids, "tokens.messages": got.tokens.messages},
             hint=(
-                "the kept groups are the longest run of newest groups whose costs add up to "
-                "at most the allowance (the newest always kept), summed newest group first"
+                N_(
+                    "the kept groups are the longest run of newest groups whose costs add up to "
+                    "at most the allowance (the newest always kept), summed newest group first"
+                )
             ),
         )
 

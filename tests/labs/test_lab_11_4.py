@@ -7,13 +7,13 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from lab_checks import expect, expect_equal, expect_error, expect_no_error, expect_values, shown
+from lab_checks import N_, expect, expect_equal, expect_error, expect_no_error, expect_values, shown
 from path_oracle import groups_of, random_paths
 
 pytestmark = pytest.mark.lab_11_4
 
 CREATE = "create_compaction_entry(fixture, id=compact-1, first_kept_entry_id=u2)"
-COPY_RULE = (
+COPY_RULE = N_(
     "the candidate goes through parse_session_entry, which validates it and returns a "
     "copy sharing nothing with the summary passed in"
 )
@@ -50,7 +50,7 @@ def test_compaction_entry_derives_its_parent_and_shares_nothing(impl: ModuleType
             "first_kept_entry_id": entry.first_kept_entry_id,
             "tokens_before": entry.tokens_before,
         },
-        hint="the parent is always the last entry of the path (a3); the caller never passes it",
+        hint=N_("the parent is always the last entry of the path (a3); the caller never passes it"),
     )
     expect_equal(f"{CREATE}: summary", summary, entry.summary)
     summary.constraints.append("changed after creation")
@@ -73,7 +73,7 @@ def test_compaction_entry_derives_its_parent_and_shares_nothing(impl: ModuleType
         not changed,
         expected="the path unchanged",
         got=f"entry {shown(changed)} changed",
-        hint="creating the entry is pure: it neither changes the path nor writes to a store",
+        hint=N_("creating the entry is pure: it neither changes the path nor writes to a store"),
     )
 
     case = f"{CREATE} with the summary as a wire dict"
@@ -85,7 +85,7 @@ def test_compaction_entry_derives_its_parent_and_shares_nothing(impl: ModuleType
         f"{case}: to_wire()",
         from_object.to_wire(),
         from_wire.to_wire(),
-        hint="a summary given as a CompactionSummary or as its wire dict gives the same entry",
+        hint=N_("a summary given as a CompactionSummary or as its wire dict gives the same entry"),
     )
     _random_paths_cut_only_at_group_starts(impl)
 
@@ -115,17 +115,19 @@ def test_compaction_entry_rejects_bad_paths_ids_and_cut_points(impl: ModuleType)
         impl.SessionEntryError,
         partial(create, wire_on_path),
         words=["a3"],
-        hint="refuse a path holding anything but entries first (require_session_entries), so "
-        "a dict is named rather than failing somewhere inside",
+        hint=N_(
+            "refuse a path holding anything but entries first (require_session_entries), so "
+            "a dict is named rather than failing somewhere inside"
+        ),
     )
     expect_error(
         "create_compaction_entry(fixture, id=a3)",
         impl.CompactionError,
         partial(create, path, id="a3"),
         words=["a3", "duplicate"],
-        hint="an id already on the path is refused, naming it",
+        hint=N_("an id already on the path is refused, naming it"),
     )
-    cut_rule = (
+    cut_rule = N_(
         "the first kept entry must start a complete interaction: a group start that "
         "group_interactions finds (u1, u2 or u3 here)"
     )
@@ -143,7 +145,7 @@ def test_compaction_entry_rejects_bad_paths_ids_and_cut_points(impl: ModuleType)
         impl.CompactionError,
         partial(create, replay, id="compact-2", first_kept_entry_id="patch-2"),
         words=["patch-2", "not the first message of a complete interaction"],
-        hint="a system message belongs to no group, so it cannot be a first kept entry",
+        hint=N_("a system message belongs to no group, so it cannot be a first kept entry"),
     )
     bad_summary = {**impl.fixture_summary().to_wire(), "files": []}
     expect_error(
@@ -151,14 +153,14 @@ def test_compaction_entry_rejects_bad_paths_ids_and_cut_points(impl: ModuleType)
         impl.SessionEntryError,
         partial(create, path, summary=bad_summary),
         words=["compact-1", "summary.files"],
-        hint="the candidate goes through parse_session_entry",
+        hint=N_("the candidate goes through parse_session_entry"),
     )
     expect_error(
         "create_compaction_entry(fixture, tokens_before=-1)",
         impl.SessionEntryError,
         partial(create, path, tokens_before=-1),
         words=["tokensBefore"],
-        hint="the candidate goes through parse_session_entry",
+        hint=N_("the candidate goes through parse_session_entry"),
     )
 
 
@@ -185,7 +187,7 @@ def _random_paths_cut_only_at_group_starts(impl: ModuleType) -> None:
                     f"{case}: parent_id",
                     path[-1].id,
                     created.parent_id,
-                    hint="the parent is always the last entry of the path",
+                    hint=N_("the parent is always the last entry of the path"),
                 )
             else:
                 expect_error(
@@ -193,6 +195,8 @@ def _random_paths_cut_only_at_group_starts(impl: ModuleType) -> None:
                     impl.CompactionError,
                     create,
                     words=[entry.id, "not the first message of a complete interaction"],
-                    hint="only the first message of an interaction (a user message that opens "
-                    "a group) can be the first kept entry",
+                    hint=N_(
+                        "only the first message of an interaction (a user message that opens "
+                        "a group) can be the first kept entry"
+                    ),
                 )

@@ -7,7 +7,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from lab_checks import expect, expect_equal, expect_error, expect_no_error, expect_values
+from lab_checks import N_, expect, expect_equal, expect_error, expect_no_error, expect_values
 from path_oracle import (
     available_for_messages,
     group_costs,
@@ -21,10 +21,6 @@ from path_oracle import (
 pytestmark = pytest.mark.lab_11_5
 
 BUDGET = "reserved_output=4, safety_margin=2"
-SUMMARY_RULE = (
-    "the summary is paid first: 31 - 3 - 4 - 2 = 22, - 5 (summary) leaves 17 for whole "
-    "groups newest first: [u4, a4] 7 fits, + [u3 ... a3] 15 = 22 does not"
-)
 FIXTURE_SUMMARY_TEXT = "\n".join(
     [
         "[Session compaction summary]",
@@ -45,7 +41,7 @@ FIXTURE_SUMMARY_TEXT = "\n".join(
 )
 """``render_summary(fixture_summary())``: title, goal, then each list under its label."""
 
-FIRST_KEPT_RULE = (
+FIRST_KEPT_RULE = N_(
     "the newest compaction's first kept id must be a user message entry before it on the "
     "path, else a CompactionError naming both ids"
 )
@@ -106,33 +102,37 @@ def test_restore_starts_from_first_kept_skipping_metadata_and_other_branches(
         f"{case}: roles of the first two messages",
         ["system", "user"],
         roles,
-        hint="the summary is one synthetic user message, right after the system message",
+        hint=N_("the summary is one synthetic user message, right after the system message"),
     )
     expect_equal(
         f"{case}: text of the summary message",
         FIXTURE_SUMMARY_TEXT,
         impl.text_of(result.messages[1]),
-        hint="render_summary: the title line, 'Goal: ...', then each list field under its "
-        "label, one '- item' per line, '- (none)' for an empty list",
+        hint=N_(
+            "render_summary: the title line, 'Goal: ...', then each list field under its "
+            "label, one '- item' per line, '- (none)' for an empty list"
+        ),
     )
     expect_equal(
         f"{case}: timestamp of the summary message",
         100,
         result.messages[1].timestamp,
-        hint="the summary message takes the compaction's timestamp",
+        hint=N_("the summary message takes the compaction's timestamp"),
     )
     expect_equal(
         f"{case}: kept_entry_ids",
         ["u2", "a2", "u3", "calls", "r-test", "r-read", "a3", "u4", "a4"],
         result.kept_entry_ids,
-        hint="group the message entries from the first kept entry (u2) on, also those after "
-        "the compaction; skip metadata and compaction entries",
+        hint=N_(
+            "group the message entries from the first kept entry (u2) on, also those after "
+            "the compaction; skip metadata and compaction entries"
+        ),
     )
     expect_equal(
         f"{case}: reason",
         "within_budget",
         result.reason,
-        hint="100 - 3 - 4 - 2 - 5 (summary) = 86 holds the groups from u2 on (7 + 15 + 7)",
+        hint=N_("100 - 3 - 4 - 2 - 5 (summary) = 86 holds the groups from u2 on (7 + 15 + 7)"),
     )
 
     # With the chapter's 31 / 4 / 2 the summary's 5 tokens leave 17 for groups.
@@ -152,7 +152,11 @@ def test_restore_starts_from_first_kept_skipping_metadata_and_other_branches(
             "tokens.available_for_messages": tight.tokens.available_for_messages,
             "tokens.messages": tight.tokens.messages,
         },
-        hint=f"{SUMMARY_RULE}; tokens.messages = 5 + 7",
+        hint=N_(
+            "the summary is paid first: 31 - 3 - 4 - 2 = 22, - 5 (summary) leaves 17 for "
+            "whole groups newest first: [u4, a4] 7 fits, + [u3 ... a3] 15 = 22 does not; "
+            "tokens.messages = 5 + 7"
+        ),
     )
 
     # The summary alone is over what is left: the groups get 0, the newest is still kept.
@@ -172,8 +176,10 @@ def test_restore_starts_from_first_kept_skipping_metadata_and_other_branches(
             "tokens.available_for_messages": squeezed.tokens.available_for_messages,
             "tokens.messages": squeezed.tokens.messages,
         },
-        hint="12 - 3 - 4 - 2 = 3 is less than the summary's 5: the groups get max(0, 3 - 5) = 0, "
-        "and the newest group [u4, a4] (7) is still kept whole: 5 + 7 = 12",
+        hint=N_(
+            "12 - 3 - 4 - 2 = 3 is less than the summary's 5: the groups get max(0, 3 - 5) = 0, "
+            "and the newest group [u4, a4] (7) is still kept whole: 5 + 7 = 12"
+        ),
     )
 
     for first_kept, what in [
@@ -233,13 +239,13 @@ def test_only_the_newest_compaction_is_used_and_results_are_deterministic(
         expected="one summary message, compact-2's ('Goal: Continue the projection')",
         got=f"{len(summaries)} summary message(s)"
         + (f", the first with {summaries[0].splitlines()[1:2]}" if summaries else ""),
-        hint="only the newest compaction on the path is used; older summaries are never sent",
+        hint=N_("only the newest compaction on the path is used; older summaries are never sent"),
     )
     expect_equal(
         f"{case}: lines '- (none)' in compact-2's summary",
         6,
         summaries[0].count("- (none)"),
-        hint="each of the six empty lists renders as one line '- (none)'",
+        hint=N_("each of the six empty lists renders as one line '- (none)'"),
     )
     expect_equal(f"{case}: kept_entry_ids", ["u4", "a4"], first.kept_entry_ids)
     expect(
@@ -247,7 +253,7 @@ def test_only_the_newest_compaction_is_used_and_results_are_deterministic(
         first == second,
         expected="two builds of the same path that are equal",
         got="two different results",
-        hint="with a deterministic estimator, the same path and options give equal results",
+        hint=N_("with a deterministic estimator, the same path and options give equal results"),
     )
     first.messages[1].content[0].text = "changed"
     expect(
@@ -255,7 +261,7 @@ def test_only_the_newest_compaction_is_used_and_results_are_deterministic(
         build(impl, path) == second,
         expected="a result equal to the second build",
         got="a different result",
-        hint="each result is an independent copy: the summary message is built fresh each time",
+        hint=N_("each result is an independent copy: the summary message is built fresh each time"),
     )
 
 
@@ -275,7 +281,10 @@ def test_compacting_the_restored_path_again_trims_whole_groups(impl: ModuleType)
         expected="a compaction entry",
     )
     expect_equal(
-        f"{case}: parent_id", "a4", compact_2.parent_id, hint="the parent is the path's last entry"
+        f"{case}: parent_id",
+        "a4",
+        compact_2.parent_id,
+        hint=N_("the parent is the path's last entry"),
     )
     path = [*path, compact_2]
 
@@ -290,8 +299,10 @@ def test_compacting_the_restored_path_again_trims_whole_groups(impl: ModuleType)
             case,
             {"kept_entry_ids": kept, "reason": reason},
             {"kept_entry_ids": result.kept_entry_ids, "reason": result.reason},
-            hint="restore from compact-2's first kept entry (u3), pay its summary first, then "
-            "keep whole groups newest first; the newest group is always kept",
+            hint=N_(
+                "restore from compact-2's first kept entry (u3), pay its summary first, then "
+                "keep whole groups newest first; the newest group is always kept"
+            ),
         )
 
     expect_error(
@@ -306,7 +317,7 @@ def test_compacting_the_restored_path_again_trims_whole_groups(impl: ModuleType)
             tokens_before=1,
         ),
         words=["calls"],
-        hint="a first kept entry must start a complete interaction",
+        hint=N_("a first kept entry must start a complete interaction"),
     )
     _random_compactions_restore_as_the_oracle_says(impl)
 
@@ -315,7 +326,7 @@ def test_system_state_is_replayed_across_the_compaction_boundary(impl: ModuleTyp
     path = impl.system_replay_fixture()
     case = f"build_context(system replay fixture, max_tokens=1000, {BUDGET})"
     result = expect_no_error(case, lambda: build(impl, path, max_tokens=1000), expected="a result")
-    replay_rule = (
+    replay_rule = N_(
         "system state is replayed from the whole path, also from before the compaction: "
         "non-empty contents joined by a blank line, sections overwritten by name"
     )
@@ -335,7 +346,11 @@ def test_system_state_is_replayed_across_the_compaction_boundary(impl: ModuleTyp
             "sections": getattr(head, "sections", None),
             "timestamp": head.timestamp,
         },
-        hint=f"{replay_rule}; the timestamp is the first system message's",
+        hint=N_(
+            "system state is replayed from the whole path, also from before the compaction: "
+            "non-empty contents joined by a blank line, sections overwritten by name; the "
+            "timestamp is the first system message's"
+        ),
     )
     expect_equal(
         f"{case}: current_system_prompt(messages)",
@@ -348,19 +363,19 @@ def test_system_state_is_replayed_across_the_compaction_boundary(impl: ModuleTyp
         impl.text_of(result.messages[1]).startswith("[Session compaction summary]"),
         expected="messages[1] the summary message",
         got=f"messages[1] {result.messages[1].role} {impl.text_of(result.messages[1])[:30]!r}",
-        hint="the summary comes right after the replayed system message",
+        hint=N_("the summary comes right after the replayed system message"),
     )
     expect_equal(
         f"{case}: kept_entry_ids",
         ["u2", "a2", "u3", "a3"],
         result.kept_entry_ids,
-        hint="system messages in the kept suffix (patch-2) fold into the head",
+        hint=N_("system messages in the kept suffix (patch-2) fold into the head"),
     )
     expect_equal(
         f"{case}: number of messages (head, summary, u2, a2, u3, a3)",
         6,
         len(result.messages),
-        hint="patch-2 is folded into the head and does not appear in place",
+        hint=N_("patch-2 is folded into the head and does not appear in place"),
     )
 
 
@@ -404,6 +419,8 @@ def _random_compactions_restore_as_the_oracle_says(impl: ModuleType) -> None:
             case,
             {"kept_entry_ids": kept, "tokens.messages": messages},
             {"kept_entry_ids": got.kept_entry_ids, "tokens.messages": got.tokens.messages},
-            hint="restore from the first kept entry on (after the compaction too), pay the "
-            "summary (5) first, then whole groups newest first while they fit",
+            hint=N_(
+                "restore from the first kept entry on (after the compaction too), pay the "
+                "summary (5) first, then whole groups newest first while they fit"
+            ),
         )

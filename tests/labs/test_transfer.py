@@ -15,19 +15,15 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from lab_checks import expect, expect_equal, expect_no_error, same_value, shown
+from lab_checks import N_, expect, expect_equal, expect_no_error, same_value, shown
 from path_oracle import groups_of, matching, newest_first_answers, random_paths
 
 pytestmark = pytest.mark.transfer
 
 BUDGET = "reserved_output=4, safety_margin=2"
-STATUS_RULE = (
+STATUS_RULE = N_(
     "status: trimmed before plan.first_kept_group, kept from it on, and overflow for the kept "
     "group of a single_group_overflow plan"
-)
-ROW_RULE = (
-    "one row per plan group, oldest first, numbered as the chapter counts groups (from "
-    "plan.first_group_number: 1, or 2 after compact-1), with its ids and its cost"
 )
 GROUP_3 = ["u3", "calls", "r-test", "r-read", "a3"]
 
@@ -101,7 +97,11 @@ def test_ledger_reports_each_fixture_group_with_its_cost_and_status(impl: Module
             (3, GROUP_3, 15, "kept"),
         ],
         as_tuples(rows),
-        hint=f"{STATUS_RULE}; build_context keeps u2 onwards here",
+        hint=N_(
+            "status: trimmed before plan.first_kept_group, kept from it on, and overflow for "
+            "the kept group of a single_group_overflow plan; build_context keeps u2 onwards "
+            "here"
+        ),
     )
 
     case = f"budget_ledger(fixture, max_tokens=40, {BUDGET})"
@@ -110,7 +110,7 @@ def test_ledger_reports_each_fixture_group_with_its_cost_and_status(impl: Module
         f"{case}: statuses",
         ["kept", "kept", "kept"],
         [row.status for row in rows],
-        hint="every group fits 40 - 3 - 4 - 2 = 31, so every row is kept",
+        hint=N_("every group fits 40 - 3 - 4 - 2 = 31, so every row is kept"),
     )
 
 
@@ -125,8 +125,10 @@ def test_an_overflowing_newest_group_and_a_group_without_tools(impl: ModuleType)
             (3, GROUP_3, 15, "overflow"),
         ],
         as_tuples(rows),
-        hint="the newest group (15) is kept alone over the allowance of 10: "
-        "build_context says single_group_overflow, so its row is overflow",
+        hint=N_(
+            "the newest group (15) is kept alone over the allowance of 10: "
+            "build_context says single_group_overflow, so its row is overflow"
+        ),
     )
 
     path = two_message_path(impl)
@@ -153,9 +155,11 @@ def test_ledger_agrees_with_build_context_also_after_a_compaction(impl: ModuleTy
             (4, ["u4", "a4"], 7, "kept"),
         ],
         as_tuples(rows),
-        hint="after a compaction the rows are the groups from its first kept entry (u2) on, "
-        "numbered as the chapter counts them over the whole path (u2 opens group 2, "
-        "plan.first_group_number); the summary (5) is paid first and is not a row",
+        hint=N_(
+            "after a compaction the rows are the groups from its first kept entry (u2) on, "
+            "numbered as the chapter counts them over the whole path (u2 opens group 2, "
+            "plan.first_group_number); the summary (5) is paid first and is not a row"
+        ),
     )
 
     for name, path in [
@@ -173,7 +177,7 @@ def test_ledger_agrees_with_build_context_also_after_a_compaction(impl: ModuleTy
                 f"{case}: ids of the rows not trimmed",
                 result.kept_entry_ids,
                 kept,
-                hint="the ledger reads the plan build_context follows; it never re-decides",
+                hint=N_("the ledger reads the plan build_context follows; it never re-decides"),
             )
             overflow = [index for index, row in enumerate(rows, 1) if row.status == "overflow"]
             expect_equal(
@@ -188,7 +192,11 @@ def test_ledger_agrees_with_build_context_also_after_a_compaction(impl: ModuleTy
         "ledger_from_plan(plan_budget(fixture after compact-1, Budget(31, 4, 2), ...))",
         as_tuples(ledger(impl, path, 31)),
         as_tuples(impl.ledger_from_plan(plan)),
-        hint=f"budget_ledger is ledger_from_plan of the same plan; {ROW_RULE}",
+        hint=N_(
+            "budget_ledger is ledger_from_plan of the same plan; one row per plan group, "
+            "oldest first, numbered as the chapter counts groups (from "
+            "plan.first_group_number: 1, or 2 after compact-1), with its ids and its cost"
+        ),
     )
     _random_paths_ledger_as_the_oracle_says(impl)
 

@@ -71,6 +71,25 @@ def test_practice_writes_refuses_and_forces(
     assert "LabNotImplemented" in (default / "groups.py").read_text(encoding="utf-8")
 
 
+def test_a_package_in_another_language_is_named_with_the_command_that_rewrites_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An English package, then ``--lang zh`` in the same folder: not a bare "already exists"."""
+    monkeypatch.chdir(tmp_path)
+    assert run(capsys, "practice", "11")[0] == 0
+    entries = (tmp_path / "practice" / "ch11" / "entries.py").read_text(encoding="utf-8")
+
+    status, out, err = run(capsys, "practice", "11", "--lang", "zh")
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("course-lab: error: ")
+    assert "--lang en" in err and "already exists" not in err
+    assert "`course-lab practice 11 practice/ch11 --lang zh --force`" in err
+    assert (tmp_path / "practice" / "ch11" / "entries.py").read_text(encoding="utf-8") == entries
+
+    status, _, err = run(capsys, "practice", "11", "--lang", "zh", "--force")
+    assert (status, err) == (0, "")  # the command the message gives does it
+
+
 @pytest.fixture(scope="module")
 def package(tmp_path_factory: pytest.TempPathFactory) -> Path:
     directory = tmp_path_factory.mktemp("cli") / "p"

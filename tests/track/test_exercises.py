@@ -281,6 +281,23 @@ def test_11_5_q4_the_prompt_is_replayed_from_the_whole_path() -> None:
     wrong("11.5-q4", "BASE\nPrefer small diffs.\nRULE v1", "order")
 
 
+@pytest.mark.lab_11_5
+def test_11_5_q4_the_chinese_edition_answers_with_its_own_texts() -> None:
+    """The Chinese edition's path has the same entries in Chinese: its answer is its prompt."""
+    right("11.5-q4", "基础提示\n\n优先做小的改动：每次提交只改一个地方。\n\n规则版本 v1")
+    wrong("11.5-q4", "优先做小的改动：每次提交只改一个地方。\n\n规则版本 v1", "before_first_kept")
+    wrong(
+        "11.5-q4", "基础提示\n\n优先做小的改动：每次提交只改一个地方。\n\n规则版本 v2", "sections"
+    )
+    wrong("11.5-q4", "基础提示\n\n规则版本 v1", "after_compaction")
+    wrong("11.5-q4", "基础提示\n\n规则版本 v1\n\n优先做小的改动：每次提交只改一个地方。", "order")
+    wrong(
+        "11.5-q4",
+        "BASE\n\n优先做小的改动：每次提交只改一个地方。\n\n规则版本 v1",
+        "before_first_kept",
+    )  # mixed
+
+
 # --- the transfer exercise, the real session and the recap -----------------------------------
 
 

@@ -1,9 +1,10 @@
 """The notebooks' instant checks in Chinese: every English text has its Chinese counterpart.
 
 ``evaluate(..., lang="zh")`` and ``set_language("zh")`` (what the Chinese
-notebooks call) answer from ``course_lib.track.exercises_zh``. These tests
-read the judges' source for every hint code and shape phrase the English side
-can produce, so a hint added in English without its Chinese fails here; and
+notebooks call) answer from the gettext catalog, whose message ids are the
+English messages the judges write (marked ``N_``). These tests read the
+judges' source for every confirmation, hint and shape phrase the English side
+can produce, so a message added in English without its Chinese fails here; and
 they check that the Chinese answers keep the status, the hint code and the
 marks of the English ones, never show the answer, and leave English the
 default.
@@ -21,6 +22,7 @@ import ast
 import re
 import string
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -28,7 +30,8 @@ from exercise_answers import compact_2_wire  # the right answer to 11.1-q2, with
 
 from course_lib import chapter_fixture, chapter_fixture_after_compaction
 from course_lib.base.errors import CourseError
-from course_lib.track import exercises, exercises_zh
+from course_lib.base.i18n import has_translation, tr
+from course_lib.track import exercises
 from course_lib.track.exercises import (
     EXERCISES,
     NOT_ANSWERED,
@@ -41,6 +44,7 @@ from course_lib.track.exercises import (
 pytestmark = pytest.mark.reference_only  # judged against the reference course_lib, as in English
 
 SOURCE = Path(exercises.__file__)
+NOT_ANSWERED_ZH = "尚未作答：把 ... 换成你的答案，再运行这个单元格"
 CHINESE = re.compile(r"[\u4e00-\u9fff]")
 SHAPE_HELPERS = {"_as_ids": 1, "_as_set": 1, "_as_text": 1, "_ShapeError": 0}
 """Where each shape helper takes its English phrase: the argument's position."""
@@ -85,27 +89,68 @@ def _calls(node: ast.AST, name: str) -> list[ast.Call]:
     ]
 
 
-def english_hints() -> dict[str, dict[str, set[str]]]:
-    """exercise -> hint code -> the fields its English ``_wrong`` call passes, read from the judges.
+@dataclass
+class Hint:
+    """What a judge's hint code is built from: its English templates and the fields passed."""
+
+    templates: set[str] = field(default_factory=set)
+    fields: set[str] = field(default_factory=set)
+
+
+def english_of(node: ast.expr, where: str) -> str:
+    """The English of ``N_("...")``: every message a judge writes is marked so."""
+    assert (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "N_"
+        and isinstance(node.args[0], ast.Constant)
+        and isinstance(node.args[0].value, str)
+    ), f"{where}: mark the message N_(...): {ast.unparse(node)}"
+    return node.args[0].value
+
+
+def _function(tree: ast.Module, name: str) -> ast.FunctionDef:
+    (found,) = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name]
+    return found
+
+
+def english_hints() -> dict[str, dict[str, Hint]]:
+    """exercise -> hint code -> its English template and the fields its ``_wrong`` call passes.
 
     11.1-q1's hint is computed (one parser rule, or ``several``): it is every
-    key of ``_PARSER_RULES`` and ``several``.
+    key of ``_PARSER_RULES`` and ``several``, with ``_judged_wrongly``'s text.
     """
-    judges = {node.name: node for node in _tree().body if isinstance(node, ast.FunctionDef)}
-    hints: dict[str, dict[str, set[str]]] = {}
+    tree = _tree()
+    hints: dict[str, dict[str, Hint]] = {}
     for exercise in EXERCISES.values():
         found = hints.setdefault(exercise.id, {})
-        for call in _calls(judges[exercise.judge.__name__], "_wrong"):
-            fields = {keyword.arg for keyword in call.keywords if keyword.arg}
+        judge = _function(tree, exercise.judge.__name__)
+        for call in _calls(judge, "_wrong"):
             first = call.args[0]
-            if isinstance(first, ast.Constant) and isinstance(first.value, str):
-                codes = [first.value]
-            else:
-                assert exercise.id == "11.1-q1", ast.unparse(call)
-                codes = [*exercises._PARSER_RULES, "several"]
-            for code in codes:
-                found.setdefault(code, set()).update(fields)
+            assert isinstance(first, ast.Constant) and isinstance(first.value, str)
+            hint = found.setdefault(first.value, Hint())
+            hint.templates.add(english_of(call.args[1], exercise.id))
+            hint.fields.update(keyword.arg for keyword in call.keywords if keyword.arg)
+        if _calls(judge, "_Verdict"):  # 11.1-q1: the misjudged candidates, by parser rule
+            assert exercise.id == "11.1-q1", exercise.id
+            (plural,) = _calls(_function(tree, "_judged_wrongly"), "tr_plural")
+            for code in [*exercises._PARSER_RULES, "several"]:
+                hint = found.setdefault(code, Hint())
+                hint.templates.add(english_of(ast.Call(ast.Name("N_"), [plural.args[1]], []), code))
+                hint.fields.update({"misjudged", "looks"})
     return hints
+
+
+def english_confirmations() -> dict[str, set[str]]:
+    """exercise -> the English ✓ lines its judge writes (``_right``)."""
+    tree = _tree()
+    return {
+        exercise.id: {
+            english_of(call.args[0], exercise.id)
+            for call in _calls(_function(tree, exercise.judge.__name__), "_right")
+        }
+        for exercise in EXERCISES.values()
+    }
 
 
 def english_shapes() -> set[str]:
@@ -119,14 +164,9 @@ def english_shapes() -> set[str]:
             phrase = call.args[position]
             if isinstance(phrase, ast.Name) and phrase.id == "what":
                 continue  # a helper handing its own argument on
-            assert isinstance(phrase, ast.Constant) and isinstance(phrase.value, str), ast.unparse(
-                call
-            )
-            phrases.add(phrase.value)
-    (as_ids,) = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "_as_ids"]
-    (default,) = as_ids.args.defaults
-    assert isinstance(default, ast.Constant) and isinstance(default.value, str)
-    phrases.add(default.value)
+            phrases.add(english_of(phrase, helper))
+    (default,) = _function(tree, "_as_ids").args.defaults
+    phrases.add(english_of(default, "_as_ids"))
     return phrases
 
 
@@ -137,42 +177,37 @@ def _placeholders(template: str) -> set[str]:
 # --- every English text has its Chinese counterpart ---------------------------------------
 
 
-def test_every_english_hint_has_a_chinese_counterpart_and_no_chinese_one_is_stale() -> None:
+def test_every_english_hint_has_its_chinese() -> None:
     hints = english_hints()
     assert sum(len(codes) for codes in hints.values()) > 70  # the reading of the judges works
     missing = [
-        f"{exercise}: {code}"
+        f"{exercise}: {code}: {template}"
         for exercise, codes in hints.items()
-        for code in codes
-        if code not in exercises_zh.HINTS_ZH.get(exercise, {})
+        for code, hint in codes.items()
+        for template in hint.templates
+        if not has_translation("zh", template)
     ]
-    assert not missing, f"hints without Chinese: {missing}"
-    stale = [
-        f"{exercise}: {code}"
-        for exercise, codes in exercises_zh.HINTS_ZH.items()
-        for code in codes
-        if code not in hints.get(exercise, {})
-    ]
-    assert not stale, f"Chinese hints no judge gives: {stale}"
+    assert not missing, f"hints without Chinese (run `make catalogs`, translate): {missing}"
 
 
 def test_each_chinese_hint_uses_only_the_fields_its_judge_passes() -> None:
     for exercise, codes in english_hints().items():
-        for code, fields in codes.items():
-            template = exercises_zh.HINTS_ZH[exercise][code]
-            known = fields | ({"looks"} if "rules" in fields else set())
-            assert _placeholders(template) <= known, (exercise, code, template)
-            assert CHINESE.search(template), (exercise, code)
+        for code, hint in codes.items():
+            for english in hint.templates:
+                chinese = tr("zh", english)
+                assert _placeholders(chinese) <= hint.fields, (exercise, code, chinese)
+                assert CHINESE.search(chinese), (exercise, code)
 
 
 def test_every_exercise_confirms_in_chinese_and_every_shape_is_translated() -> None:
-    assert list(exercises_zh.CORRECT_ZH) == list(EXERCISES)
-    assert all(CHINESE.search(text) for text in exercises_zh.CORRECT_ZH.values())
+    confirmations = english_confirmations()
+    assert list(confirmations) == list(EXERCISES) and all(confirmations.values())
+    for exercise, lines in confirmations.items():
+        assert all(CHINESE.search(tr("zh", line)) for line in lines), exercise
     shapes = english_shapes()
     assert len(shapes) > 15
-    assert shapes - set(exercises_zh.SHAPES_ZH) == set(), "shapes without Chinese"
-    assert set(exercises_zh.SHAPES_ZH) - shapes == set(), "Chinese shapes no judge uses"
-    assert set(exercises_zh.PARSER_RULES_ZH) == set(exercises._PARSER_RULES)
+    assert [shape for shape in shapes if not has_translation("zh", shape)] == []
+    assert all(has_translation("zh", rule) for rule in exercises._PARSER_RULES.values())
 
 
 # --- what a student sees -------------------------------------------------------------------
@@ -182,7 +217,7 @@ def test_every_exercise_confirms_in_chinese_and_every_shape_is_translated() -> N
 def test_unanswered_and_wrongly_shaped_answers_in_chinese(exercise: str) -> None:
     feedback = evaluate(exercise, ..., lang="zh")
     assert (feedback.status, feedback.hint) == ("unanswered", "")
-    assert str(feedback) == f"○ {exercise}: {exercises_zh.NOT_ANSWERED_ZH}"
+    assert str(feedback) == f"○ {exercise}: {NOT_ANSWERED_ZH}"
     shaped = evaluate(exercise, object(), lang="zh")
     assert (shaped.status, shaped.hint) == ("wrong", "shape")
     assert shaped.message.startswith("应为") and CHINESE.search(shaped.message), shaped
@@ -232,9 +267,9 @@ def test_the_wrong_parser_rules_are_named_in_chinese() -> None:
     feedback = evaluate("11.1-q1", {"B", "C", "D", "E", "H"}, lang="zh")
     assert feedback.message == (
         "有 2 个候选判断错了。再看看："
-        + exercises_zh.PARSER_RULES_ZH["non_blank"]
+        + tr("zh", exercises._PARSER_RULES["non_blank"])
         + "；"
-        + exercises_zh.PARSER_RULES_ZH["tokens"]
+        + tr("zh", exercises._PARSER_RULES["tokens"])
     )
 
 
@@ -248,15 +283,16 @@ def test_set_language_switches_every_later_check_and_lang_wins(
     set_language("zh")
     assert language() == "zh"
     check("11.3-q1", 26)
-    assert capsys.readouterr().out == f"✓ 11.3-q1: {exercises_zh.CORRECT_ZH['11.3-q1']}\n"
+    assert (
+        capsys.readouterr().out
+        == "✓ 11.3-q1: max_tokens 减去 system 成本、reserved_output 和 safety_margin\n"
+    )
     check("11.3-q1", 26, lang="en")  # an explicit lang wins over set_language
     assert capsys.readouterr().out.startswith("✓ 11.3-q1: max_tokens minus the system cost")
 
     set_language("en")
     check("11.3-q1", 29, lang="zh")
-    assert capsys.readouterr().out == (
-        f"✗ 11.3-q1: {exercises_zh.HINTS_ZH['11.3-q1']['system_cost']}\n"
-    )
+    assert capsys.readouterr().out == ("✗ 11.3-q1: 重放出的 system message 也是一项固定成本\n")
 
 
 def test_bad_use_stays_an_english_error() -> None:
@@ -496,7 +532,7 @@ def test_each_hint_code_answers_in_chinese_with_the_english_values(
         for name, value in verdict.fields.items():
             if isinstance(value, tuple):  # 11.1-q1's rules: each one named, in Chinese
                 for rule in value:
-                    assert exercises_zh.PARSER_RULES_ZH[rule] in chinese.message
+                    assert tr("zh", exercises._PARSER_RULES[rule]) in chinese.message
             else:
                 assert str(value) in chinese.message, (name, value, chinese.message)
     assert evaluate(exercise, answer, lang="en") == english  # an explicit "en" changes nothing
@@ -515,7 +551,8 @@ def test_each_right_answer_is_confirmed_in_chinese(
 ) -> None:
     english, chinese = evaluate(exercise, answer), evaluate(exercise, answer, lang="zh")
     assert (english.status, chinese.status, chinese.hint) == ("correct", "correct", "")
-    assert str(chinese) == f"✓ {exercise}: {exercises_zh.CORRECT_ZH[exercise]}"
+    assert str(chinese) == f"✓ {exercise}: {tr('zh', english.message)}"
+    assert english.message in english_confirmations()[exercise]
     assert CHINESE.search(chinese.message)
     missing = [value for value in kept_values(english.message) if value not in chinese.message]
     assert not missing, f"{chinese.message!r} lacks {missing} of {english.message!r}"
@@ -534,6 +571,6 @@ def test_the_unanswered_line_in_chinese_and_explicit_english(
     check(exercise, ..., lang="en")
     check(exercise, ..., lang="zh")
     assert capsys.readouterr().out == (
-        f"○ {exercise}: {NOT_ANSWERED}\n" * 2 + f"○ {exercise}: {exercises_zh.NOT_ANSWERED_ZH}\n"
+        f"○ {exercise}: {NOT_ANSWERED}\n" * 2 + f"○ {exercise}: {NOT_ANSWERED_ZH}\n"
     )
-    assert CHINESE.search(exercises_zh.NOT_ANSWERED_ZH) and "..." in exercises_zh.NOT_ANSWERED_ZH
+    assert CHINESE.search(NOT_ANSWERED_ZH) and "..." in NOT_ANSWERED_ZH

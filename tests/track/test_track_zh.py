@@ -2,29 +2,32 @@
 
 A Chinese practice folder records its language, so ``check`` and ``solution``
 answer in Chinese without the flag; the first red reads as the course's
-(``Lab 11.1 compaction entry 尚未实现``); every line exists in both languages.
+(``Lab 11.1 compaction entry 尚未实现``); every line the track prints, and the
+guidance of every region, has its Chinese in the catalog.
 """
 
 from __future__ import annotations
 
 import ast
 import json
-import string
+import re
 from pathlib import Path
 
 import pytest
 
+import course_lib
 from course_lib.base.errors import CourseError
+from course_lib.base.i18n import has_translation, tr
 from course_lib.tools.cli import main
 from course_lib.track import catalogue
 from course_lib.track.language import (
     LANGUAGE_FILE,
-    LANGUAGES,
-    TEXTS,
     folder_language,
+    hint_in_language,
+    write_folder_language,
 )
-from course_lib.track.regions_zh import REGION_GUIDANCE_ZH
 from course_lib.track.starters import (
+    REGION_GUIDANCE,
     find_regions,
     not_implemented_message,
     practice_files,
@@ -44,15 +47,30 @@ def last_line(text: str) -> str:
     return text.strip().splitlines()[-1]
 
 
-def _placeholders(template: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+PACKAGE = Path(course_lib.__file__).parent
+TRACK_SOURCES = [*sorted((PACKAGE / "track").glob("*.py")), PACKAGE / "tools" / "track_commands.py"]
+PRINTERS = {"tr": 1, "tr_shown": 1, "tr_plural": 1}  # a plural is found by its singular
+"""The functions that print a line in the track's language, and where their messages are."""
 
 
-def test_every_line_exists_in_both_languages_with_the_same_placeholders() -> None:
-    for code, versions in TEXTS.items():
-        assert set(versions) == set(LANGUAGES), code
-        assert _placeholders(versions["en"]) <= _placeholders(versions["zh"]) | {""}, code
-        assert _placeholders(versions["zh"]) >= _placeholders(versions["en"]), code
+def _printed_lines() -> list[str]:
+    """Every literal message the track passes to ``tr``, ``tr_shown`` or ``tr_plural``."""
+    lines = []
+    for path in TRACK_SOURCES:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name | ast.Attribute):
+                name = node.func.id if isinstance(node.func, ast.Name) else node.func.attr
+                index = PRINTERS.get(name, len(node.args))
+                argument = node.args[index] if len(node.args) > index else None
+                if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
+                    lines.append(argument.value)
+    return lines
+
+
+def test_every_line_the_track_prints_has_its_chinese() -> None:
+    lines = _printed_lines()
+    assert len(lines) > 20  # the reading of the track works
+    assert [line for line in lines if not has_translation("zh", line)] == []
 
 
 def test_every_region_has_chinese_guidance_of_its_own() -> None:
@@ -62,8 +80,10 @@ def test_every_region_has_chinese_guidance_of_its_own() -> None:
         text = reference_source(module)
         regions = find_regions(text, module)
         functions += [region_function(module, text.splitlines(), region) for region in regions]
-    assert sorted(functions) == sorted(REGION_GUIDANCE_ZH)
-    assert len(set(REGION_GUIDANCE_ZH.values())) == len(REGION_GUIDANCE_ZH)
+    assert sorted(functions) == sorted(REGION_GUIDANCE)
+    assert all(has_translation("zh", text) for text in REGION_GUIDANCE.values())
+    chinese = {tr("zh", text) for text in REGION_GUIDANCE.values()}
+    assert len(chinese) == len(REGION_GUIDANCE)  # each region its own text
     budget = practice_files(lang="zh")["budget.py"]
     notes = [line for line in budget.splitlines() if "中文说明：" in line]
     assert len(notes) == 6 and len(set(notes)) == 6  # six regions in budget.py, six texts
@@ -113,7 +133,7 @@ def test_a_chinese_folder_goes_from_red_to_green_in_chinese(
     status, out, err = run(capsys, "check", "11.1", "--impl", str(chinese_package))
     assert (status, err) == (1, "")
     assert out.splitlines()[0] == f"Lab 11.1 compaction entry：检查对象为练习包 {chinese_package}"
-    rows = [line for line in out.splitlines() if line.startswith("  FAIL  ")]
+    rows = [line for line in out.splitlines() if line.startswith("  失败  ")]
     assert len(rows) == 3
     assert all(
         row.endswith(" -- LabNotImplemented: Lab 11.1 compaction entry 尚未实现") for row in rows
@@ -182,10 +202,10 @@ def test_the_extended_suite_reports_in_chinese_and_chinese_reds_wait(
     assert status == 1
     assert out.splitlines()[-7:] == [
         "Lab 11.3 扩展测试（tests/chapter/test_fixture_numbers.py, tests/chapter/test_properties.py）：",
-        "  FAIL  test_wrong -- AssertionError: assert 1 == 2",
+        "  失败  test_wrong -- AssertionError: assert 1 == 2",
         "  （另有 1 项通过的测试未列出）",
-        "  WAIT  1 项测试用到尚未实现的 Lab 11.4 create compaction：不计入",
-        "  WAIT  2 项测试用到尚未实现的 Lab 11.5 resume compaction：不计入",
+        "  等待  1 项测试用到尚未实现的 Lab 11.4 create compaction：不计入",
+        "  等待  2 项测试用到尚未实现的 Lab 11.5 resume compaction：不计入",
         "Lab 11.3 扩展测试：1/2 项通过（另有 3 项在等待后面的实验）",
         "Lab 11.3：3/3 项通过",
     ]
@@ -206,3 +226,80 @@ def test_regenerating_a_chinese_folder_keeps_its_language_unless_told(
     assert folder_language(directory) == "en"
     entries = (directory / "entries.py").read_text(encoding="utf-8")
     assert "尚未实现" not in entries and "is not implemented yet" in entries
+
+
+# --- a failing check in a Chinese folder: its words in Chinese, its values as they are -------
+
+
+@pytest.mark.parametrize(
+    ("detail", "chinese"),
+    [
+        (
+            "build_context(fixture, max_tokens=31): kept_entry_ids: expected [u2, a2], got [a2]",
+            "build_context(fixture, max_tokens=31): kept_entry_ids：期望 [u2, a2]，实际为 [a2]",
+        ),
+        (  # the value it got holds the library's own ", got": it stays whole
+            "q(x): expected no error, got BudgetError: max_tokens must be >= 0, got -1",
+            "q(x)：期望 no error，实际为 BudgetError: max_tokens must be >= 0, got -1",
+        ),
+        (
+            "compact-1 with files alias: expected 'session entry compact-1', got 'x: y'; "
+            "hint: entries() returns copies",
+            "compact-1 with files alias：期望 'session entry compact-1'，实际为 'x: y'；"
+            "提示：entries() 返回拷贝",
+        ),
+        # Lines of another shape stay as they are.
+        ("LabNotImplemented: Lab 11.1 compaction entry 尚未实现", None),
+        ("AssertionError: assert 1 == 2", None),
+        ("Timeout: did not finish within the time limit; look for an endless loop", None),
+    ],
+)
+def test_a_check_s_frame_words_read_in_chinese_and_its_values_stay(
+    detail: str, chinese: str | None
+) -> None:
+    assert hint_in_language(detail, "zh") == (chinese or detail)
+    assert hint_in_language(detail, "en") == detail
+
+
+FRAME = re.compile(r"^(?P<case>.*?): expected (?P<expected>.*?), got (?P<got>.*)$")
+
+
+def check_rows(out: str) -> dict[str, tuple[str, str]]:
+    """``{test name: (status word, the rest of its row)}`` of a ``course-lab check`` run."""
+    rows = {}
+    for line in out.splitlines():
+        found = re.match(r"^  (\S+)  (test_\S+)(?: -- (.*))?$", line)
+        if found:
+            rows[found[2]] = (found[1], found[3] or "")
+    return rows
+
+
+def test_a_failing_check_in_a_chinese_folder_prints_chinese_words_around_the_same_values(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from test_mutants import MUTANTS, REJECT, mutated_package
+
+    mutant = next(m for m in MUTANTS if m.lab == "11.1" and REJECT in m.failing)
+    directory = mutated_package(tmp_path, mutant)
+    write_folder_language(directory, "zh")
+    _, english_out, _ = run(capsys, "check", "11.1", "--impl", str(directory), "--lang", "en")
+    status, chinese_out, _ = run(capsys, "check", "11.1", "--impl", str(directory))
+    english, chinese = check_rows(english_out), check_rows(chinese_out)
+
+    assert status == 1 and set(chinese) == set(english) and len(english) == 3
+    words = {"PASS": "通过", "FAIL": "失败"}
+    for name, (word, detail) in english.items():
+        assert chinese[name][0] == words[word], name
+        if word == "FAIL":
+            case, hint = detail.rsplit("; hint: ", 1)
+            frame = FRAME.match(case)
+            assert frame, detail
+            assert chinese[name][1] == (
+                f"{frame['case']}：期望 {frame['expected']}，实际为 {frame['got']}"
+                f"；提示：{tr('zh', hint)}"
+            )
+    assert chinese[REJECT][1].startswith(
+        "compact-1 with files alias：期望 a message starting with 'session entry compact-1'，"
+        "实际为 'summary.changedFiles: missing field; summary.files: unknown field'；提示："
+    )
+    assert last_line(chinese_out) == "Lab 11.1：1/3 项通过"
