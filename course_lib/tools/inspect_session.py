@@ -3,6 +3,9 @@
 What the report shows is told to the user in ``_DESCRIPTION`` (the command's help).
 The work is pure (``inspect_entries`` builds an ``InspectReport``; two
 renderers turn it into text); only ``run`` reads the file and writes output.
+The text report is in English or, with ``--lang zh``, in Chinese (the import
+notes too, through ``views.translated``); ids, kinds, numbers and line numbers
+are the same in both. The JSON report is data, always English.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from tabulate import tabulate
 from tqdm import tqdm
 
 from ..base.errors import CourseError, InteractionError
+from ..base.i18n import LANGUAGES, N_, Lang, tr
 from ..base.pricing import Estimator
 from ..base.stores import SessionReadResult
 from ..base.text_rules import escape_controls, is_blank
@@ -36,7 +40,6 @@ from ..chapter.ledger import ledger_from_plan
 from ..chapter.models import (
     Budget,
     BudgetPlan,
-    BuildContextResult,
     CompactionEntry,
     LedgerRow,
     MessageEntry,
@@ -206,32 +209,54 @@ def make_estimator(name: str) -> Estimator:
 
 
 def _explain(
-    result: BuildContextResult, ledger: list[LedgerRow], summary_tokens: int | float
+    tokens: TokenProjection,
+    reason: str,
+    ledger: list[LedgerRow],
+    summary_tokens: int | float,
+    lang: Lang = "en",
 ) -> str:
-    """One sentence saying why the kept range is what it is."""
-    tokens = result.tokens
+    """One sentence saying why the kept range is what it is (``reason``: ``build_context``'s)."""
     room = tokens.available_for_messages - summary_tokens
     kept = [row for row in ledger if row.status != "trimmed"]
-    if result.reason == "within_budget":
-        return (
-            f"every group fits: {tokens.messages:,} of {tokens.available_for_messages:,} "
-            "available tokens are used"
+    if reason == "within_budget":
+        return tr(
+            lang,
+            "every group fits: {messages} of {available} available tokens are used",
+            messages=_n(tokens.messages),
+            available=_n(tokens.available_for_messages),
         )
-    if result.reason == "single_group_overflow":
-        return (
-            f"the newest group alone needs {kept[-1].tokens:,} tokens, more than the {room:,} "
-            "left for groups; it is kept whole anyway, so the total exceeds the window"
+    if reason == "single_group_overflow":
+        return tr(
+            lang,
+            "the newest group alone needs {tokens} tokens, more than the {room} left for "
+            "groups; it is kept whole anyway, so the total exceeds the window",
+            tokens=_n(kept[-1].tokens),
+            room=_n(room),
         )
     newest_trimmed = [row for row in ledger if row.status == "trimmed"][-1]
     used = sum(row.tokens for row in kept)
-    fit = "the newest group fits" if len(kept) == 1 else f"the newest {len(kept)} groups fit"
-    older = newest_trimmed.group - 1
-    left_out = {0: "it is left out", 1: "it and 1 older group are left out"}.get(
-        older, f"it and {older} older groups are left out"
+    fit = (
+        tr(lang, "the newest group fits")
+        if len(kept) == 1
+        else tr(lang, "the newest {count} groups fit", count=len(kept))
     )
-    return (
-        f"{fit} in {room:,} tokens ({used:,} used); adding group {newest_trimmed.group} "
-        f"({newest_trimmed.tokens:,} tokens) would not, so {left_out}"
+    older = newest_trimmed.group - 1
+    if older == 0:
+        left_out = tr(lang, "it is left out")
+    elif older == 1:
+        left_out = tr(lang, "it and 1 older group are left out")
+    else:
+        left_out = tr(lang, "it and {count} older groups are left out", count=older)
+    return tr(
+        lang,
+        "{fit} in {room} tokens ({used} used); adding group {group} ({tokens} tokens) would "
+        "not, so {left_out}",
+        fit=fit,
+        room=_n(room),
+        used=_n(used),
+        group=newest_trimmed.group,
+        tokens=_n(newest_trimmed.tokens),
+        left_out=left_out,
     )
 
 
@@ -282,11 +307,16 @@ def inspect_entries(
         ledger=ledger,
         kept_entry_ids=result.kept_entry_ids,
         reason=result.reason,
-        explanation=_explain(result, ledger, summary_tokens),
+        explanation=_explain(result.tokens, result.reason, ledger, summary_tokens),
     )
 
 
 # --- rendering ----------------------------------------------------------------------------
+
+
+def _n(number: int | float) -> str:
+    """A number as the report prints it: ``1,234``."""
+    return f"{number:,}"
 
 
 def _counts(counts: dict[str, int]) -> str:
@@ -294,22 +324,23 @@ def _counts(counts: dict[str, int]) -> str:
     return ", ".join(f"{name} {count:,}" for name, count in counts.items())
 
 
-def _deduction_rows(report: InspectReport) -> list[tuple[str, int | float, int | float]]:
+def _deduction_rows(
+    report: InspectReport, lang: Lang = "en"
+) -> list[tuple[str, int | float, int | float]]:
     """(item, tokens, allowance left) rows, as the chapter's deduction table."""
     tokens = report.tokens
     left = tokens.max_tokens
     rows = [("max_tokens", tokens.max_tokens, left)]
     for item, cost in (
-        ("replayed system message", tokens.system),
+        (tr(lang, "replayed system message"), tokens.system),
         ("reserved_output", tokens.reserved_output),
         ("safety_margin", tokens.safety_margin),
     ):
         left = max(0, left - cost)
         rows.append((item, cost, left))
     if report.compaction is not None:
-        rows.append(
-            (f"summary of {report.compaction}", report.summary_tokens, left - report.summary_tokens)
-        )
+        item = tr(lang, "summary of {compaction}", compaction=report.compaction)
+        rows.append((item, report.summary_tokens, left - report.summary_tokens))
     return rows
 
 
@@ -325,19 +356,34 @@ def _ledger_indexes(report: InspectReport) -> list[int]:
     return sorted(shown)
 
 
-def _ledger_lines(report: InspectReport) -> list[str]:
+_LEDGER_HEADERS = (
+    N_("group"),
+    N_("entries"),
+    N_("first id"),
+    N_("last id"),
+    N_("tokens"),
+    N_("status"),
+)
+_DEDUCTION_HEADERS = (N_("item"), N_("tokens"), N_("allowance left"))
+
+
+def _headers(names: tuple[str, ...], lang: Lang) -> tuple[str, ...]:
+    return tuple(tr(lang, name) for name in names)
+
+
+def _ledger_lines(report: InspectReport, lang: Lang = "en") -> list[str]:
     """The shown ledger rows, with a marker at the cut and a count where rows are elided."""
     rows: list[tuple[object, ...]] = []
     previous = -1
     cut = next((r.group for r in report.ledger if r.status != "trimmed"), None)
     for index in _ledger_indexes(report):
         if index > previous + 1:
-            rows.append(("", "", "", "", "", f"… {index - previous - 1} more group(s)"))
+            more = tr(lang, "… {count} more group(s)", count=index - previous - 1)
+            rows.append(("", "", "", "", "", more))
         row = report.ledger[index]
         if row.group == cut and cut != 1:
-            rows.append(
-                ("", "", "", "", "", "---- cut: older groups are left out, newer ones are kept")
-            )
+            cut_line = tr(lang, "---- cut: older groups are left out, newer ones are kept")
+            rows.append(("", "", "", "", "", cut_line))
         rows.append(
             (
                 row.group,
@@ -349,8 +395,7 @@ def _ledger_lines(report: InspectReport) -> list[str]:
             )
         )
         previous = index
-    headers = ("group", "entries", "first id", "last id", "tokens", "status")
-    return _table(rows, headers).splitlines()
+    return _table(rows, _headers(_LEDGER_HEADERS, lang)).splitlines()
 
 
 def _table(rows: list[tuple[object, ...]], headers: tuple[str, ...]) -> str:
@@ -360,60 +405,128 @@ def _table(rows: list[tuple[object, ...]], headers: tuple[str, ...]) -> str:
     )
 
 
-def render_table(report: InspectReport) -> str:
-    """The human-readable report."""
-    kind = _FORMAT_WORDS.get(report.format, "course session")
+def render_table(report: InspectReport, lang: Lang = "en") -> str:
+    """The human-readable report, in ``lang`` (ids, kinds and numbers as they are)."""
+    kind = tr(lang, _FORMAT_WORDS.get(report.format, _COURSE_WORDS))
     if report.format == "pi":
-        kind = f"pi session, format v{report.version}"
-    out = [f"{report.file}: {kind}"]
+        kind = tr(lang, "pi session, format v{version}", version=report.version)
+    out = [tr(lang, "{file}: {kind}", file=report.file, kind=kind)]
     out.append(
-        f"entries: {sum(report.entries_by_type.values()):,} ({_counts(report.entries_by_type)})"
+        tr(
+            lang,
+            "entries: {total} ({counts})",
+            total=_n(sum(report.entries_by_type.values())),
+            counts=_counts(report.entries_by_type),
+        )
     )
     if report.source_counts:
-        source = (
-            "pi" if report.format == "pi" else _FORMAT_WORDS[report.format].split(" session")[0]
+        source = _SOURCE_NAMES.get(report.format, report.format)
+        counts = _counts(report.source_counts)
+        out.append(tr(lang, "{source} lines by type: {counts}", source=source, counts=counts))
+    path = {
+        "leaf": report.leaf,
+        "entries": _n(report.path_entries),
+        "messages": _n(report.path_messages),
+        "interactions": _n(len(report.ledger)),
+    }
+    if report.compaction:
+        out.append(
+            tr(
+                lang,
+                "active path to {leaf}: {entries} entries, {messages} messages, "
+                "{interactions} interactions after compaction {compaction}",
+                compaction=report.compaction,
+                **path,
+            )
         )
-        out.append(f"{source} lines by type: {_counts(report.source_counts)}")
-    out.append(
-        f"active path to {report.leaf}: {report.path_entries:,} entries, "
-        f"{report.path_messages:,} messages, {len(report.ledger):,} interactions"
-        + (f" after compaction {report.compaction}" if report.compaction else "")
-    )
-    out.extend(_note_lines(report.notes))
+    else:
+        out.append(
+            tr(
+                lang,
+                "active path to {leaf}: {entries} entries, {messages} messages, "
+                "{interactions} interactions",
+                **path,
+            )
+        )
+    out.extend(_note_lines(report.notes, lang))
     out.append("")
-    out.append(f"budget (estimator: {report.estimator})")
-    deduction = _table(list(_deduction_rows(report)), ("item", "tokens", "allowance left"))
+    out.append(tr(lang, "budget (estimator: {estimator})", estimator=report.estimator))
+    deduction = _table(list(_deduction_rows(report, lang)), _headers(_DEDUCTION_HEADERS, lang))
     out.extend(f"  {line}" for line in deduction.splitlines())
     out.append("")
-    out.append("ledger (oldest first)")
-    out.extend(f"  {line}" for line in _ledger_lines(report))
+    out.append(tr(lang, "ledger (oldest first)"))
+    out.extend(f"  {line}" for line in _ledger_lines(report, lang))
     out.append("")
-    out.append(_kept_line(report))
+    out.append(_kept_line(report, lang))
     tokens = report.tokens
     out.append(
-        f"tokens: system {tokens.system:,} + messages {tokens.messages:,} + reserved "
-        f"{tokens.reserved_output:,} + margin {tokens.safety_margin:,} = {tokens.total:,} "
-        f"of {tokens.max_tokens:,}"
+        tr(
+            lang,
+            "tokens: system {system} + messages {messages} + reserved {reserved} + margin "
+            "{margin} = {total} of {max_tokens}",
+            system=_n(tokens.system),
+            messages=_n(tokens.messages),
+            reserved=_n(tokens.reserved_output),
+            margin=_n(tokens.safety_margin),
+            total=_n(tokens.total),
+            max_tokens=_n(tokens.max_tokens),
+        )
     )
-    out.append(f"reason: {report.reason}: {report.explanation}")
+    explanation = (
+        report.explanation
+        if lang == "en"
+        else _explain(tokens, report.reason, report.ledger, report.summary_tokens, lang)
+    )
+    out.append(
+        tr(lang, "reason: {reason}: {explanation}", reason=report.reason, explanation=explanation)
+    )
     # Ids, types and note details come from the file: a newline or a terminal
     # escape sequence inside one is shown as text, never obeyed.
     return "".join(escape_controls(line) + "\n" for line in out)
 
 
-_FORMAT_WORDS = {"claude-code": "Claude Code session", "codex": "Codex CLI session"}
+_COURSE_WORDS = N_("course session")
+_FORMAT_WORDS = {"claude-code": N_("Claude Code session"), "codex": N_("Codex CLI session")}
+_SOURCE_NAMES = {"pi": "pi", "claude-code": "Claude Code", "codex": "Codex CLI"}
+"""Whose lines ``source_counts`` counts, by format: a program's name, the same in every language."""
 
 
-def _note_lines(notes: list[ImportNote]) -> list[str]:
+def _detail_in(detail: str, lang: Lang) -> str:
+    """A note's detail in ``lang``, its ids and numbers as they are (``views.translated``).
+
+    The views are imported only for a language other than English: with pandas
+    they take a second, which the English report does not need to spend.
+    """
+    if lang == "en":
+        return detail
+    from ..views.translated import translated
+
+    return translated(detail, lang)
+
+
+def _note_lines(notes: list[ImportNote], lang: Lang = "en") -> list[str]:
     """Notes by kind, each with its count and first occurrence (``--format json`` lists all)."""
-    lines = [f"notes: {len(notes):,}"]
+    lines = [tr(lang, "notes: {count}", count=_n(len(notes)))]
     for kind, count in _note_kinds(notes).items():
         first = next(note for note in notes if note.kind == kind)
-        where = f"line {first.line}" if first.line is not None else "file"
-        more = f" (+{count - 1:,} more)" if count > 1 else ""
-        lines.append(
-            f"  {kind} x{count:,}, first at {where}, {first.entry_id or '-'}: {first.detail}{more}"
+        values = {
+            "kind": kind,
+            "count": _n(count),
+            "entry": first.entry_id or "-",
+            "detail": _detail_in(first.detail, lang),
+        }
+        line = (
+            tr(lang, "{kind} x{count}, first at file, {entry}: {detail}", **values)
+            if first.line is None
+            else tr(
+                lang,
+                "{kind} x{count}, first at line {line}, {entry}: {detail}",
+                line=first.line,
+                **values,
+            )
         )
+        more = tr(lang, " (+{count} more)", count=_n(count - 1)) if count > 1 else ""
+        lines.append(f"  {line}{more}")
     return lines
 
 
@@ -421,14 +534,30 @@ def _note_kinds(notes: list[ImportNote]) -> dict[str, int]:
     return dict(Counter(note.kind for note in notes).most_common())
 
 
-def _kept_line(report: InspectReport) -> str:
+def _kept_line(report: InspectReport, lang: Lang = "en") -> str:
     """The kept range: first and last kept entry, and how many entries and groups."""
     kept = report.kept_entry_ids
     groups = sum(row.status != "trimmed" for row in report.ledger)
     if not kept:
-        return "kept: no message entries"
-    entries = "1 message entry" if len(kept) == 1 else f"{len(kept):,} message entries"
-    return f"kept: {kept[0]} .. {kept[-1]} ({entries} in {groups:,} group{'s' * (groups != 1)})"
+        return tr(lang, "kept: no message entries")
+    entries = (
+        tr(lang, "1 message entry")
+        if len(kept) == 1
+        else tr(lang, "{count} message entries", count=_n(len(kept)))
+    )
+    in_groups = (
+        tr(lang, "{count} group", count=_n(groups))
+        if groups == 1
+        else tr(lang, "{count} groups", count=_n(groups))
+    )
+    return tr(
+        lang,
+        "kept: {first} .. {last} ({entries} in {groups})",
+        first=kept[0],
+        last=kept[-1],
+        entries=entries,
+        groups=in_groups,
+    )
 
 
 def report_dict(report: InspectReport) -> dict[str, Any]:
@@ -562,6 +691,7 @@ examples:
   course-lab inspect data/chapter11/fixture.jsonl --estimator fixture \\
       --max-tokens 31 --reserved-output 4 --safety-margin 2     (the chapter's 31 / 4 / 2)
   course-lab inspect my-session.jsonl --format json > report.json
+  course-lab inspect data/codex-sessions/sample-rollout.jsonl --lang zh     (the report in Chinese)
 
 exit status: 0 the report was printed, 2 bad input (a missing file or one that
 is not a regular file, a line that is not valid JSON or not a session entry, an
@@ -596,6 +726,9 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
                         help="chars: pi's characters/4 (default); bpe: real o200k tokens; fixture: the chapter's table")  # fmt: skip
     parser.add_argument("--format", choices=("table", "json"), default="table",
                         help="table (default) or json (every note and ledger row)")  # fmt: skip
+    parser.add_argument("--lang", choices=LANGUAGES, default="en",
+                        help="language of the table report: en (default) or zh; "
+                             "the JSON report is always English")  # fmt: skip
     parser.set_defaults(func=run)
     return parser
 
@@ -660,7 +793,8 @@ def run(
                 budget=budget,
             ),
         )
-    out.write(render_json(report) if args.format == "json" else render_table(report))
+    lang: Lang = getattr(args, "lang", "en")
+    out.write(render_json(report) if args.format == "json" else render_table(report, lang))
     return 0
 
 

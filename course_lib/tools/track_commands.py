@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..base.errors import CourseError
+from ..base.i18n import tr, tr_plural
 from ..base.text_rules import visible_name
 from ..grading.hidden_checks import HIDDEN_CASES
 from ..grading.lms import DEFAULT_ASSIGNMENT
@@ -39,9 +40,14 @@ from ..track.checks import (
     short_message,
     workbook_path,
 )
-from ..track.hints_zh import hint_in_language
-from ..track.language import LANGUAGES, Lang, check_language, folder_language
-from ..track.language import text as line_in
+from ..track.language import (
+    LANGUAGES,
+    Lang,
+    check_language,
+    folder_language,
+    hint_in_language,
+    tr_shown,
+)
 from ..track.starters import CHAPTER, chapter_exports, fill_solution, write_practice_package
 
 if TYPE_CHECKING:
@@ -153,6 +159,33 @@ def _language(args: argparse.Namespace, directory: Path | None) -> Lang:
     return folder_language(directory)
 
 
+def _refuse_another_language(directory: Path, lang: Lang) -> None:
+    """A folder that holds a package in another language: say so, in the language asked for.
+
+    Asking for ``--lang zh`` where ``course-lab practice 11`` wrote an English
+    package would otherwise end in the plain "already exists" error; this one
+    names the folder's language and the command that rewrites it (or another folder).
+    """
+    if not directory.is_dir() or not any(directory.iterdir()):
+        return
+    recorded = folder_language(directory)
+    if recorded == lang:
+        return  # the same language: write_practice_package's "already exists" says it
+    raise CourseError(
+        tr_shown(
+            lang,
+            "{directory} already holds a practice package made with --lang {recorded}; to "
+            "rewrite its generated files with --lang {lang} (your code in them is lost), run "
+            "`course-lab practice {chapter} {directory} --lang {lang} --force`, or give "
+            "another DIR",
+            directory=directory,
+            recorded=recorded,
+            lang=lang,
+            chapter=CHAPTER,
+        )
+    )
+
+
 def _practice(args: argparse.Namespace) -> int:
     if args.chapter.strip() != CHAPTER:
         raise CourseError(
@@ -162,10 +195,20 @@ def _practice(args: argparse.Namespace) -> int:
     directory: Path = args.directory
     # Regenerating a folder (--force) keeps the language it recorded, unless --lang is given.
     lang = _language(args, directory if directory.is_dir() else None)
+    if not args.force:
+        _refuse_another_language(directory, lang)
     written = write_practice_package(directory, force=args.force, lang=lang)
     count = sum(path.suffix == ".py" for path in written)
-    print(line_in("practice_written", lang, chapter=CHAPTER, directory=directory, count=count))
-    print(line_in("practice_start", lang, file=directory / "entries.py"))
+    print(
+        tr_shown(
+            lang,
+            "Wrote the Chapter {chapter} practice package to {directory} ({count} files).",
+            chapter=CHAPTER,
+            directory=directory,
+            count=count,
+        )
+    )
+    print(tr_shown(lang, "Start with Lab 11.1 in {file}, then run:", file=directory / "entries.py"))
     print(f"  course-lab check 11.1 --impl {visible_name(directory)}")
     return 0
 
@@ -209,8 +252,8 @@ _reason = short_message
 
 def _target(impl: Path | None, lang: Lang = "en") -> str:
     if impl is None:
-        return line_in("target_reference", lang)
-    return line_in("target_practice", lang, directory=impl)
+        return tr_shown(lang, "the reference course_lib")
+    return tr_shown(lang, "practice package {directory}", directory=impl)
 
 
 def _print_report(
@@ -224,15 +267,34 @@ def _print_report(
     print(title)
     for outcome in report.outcomes:
         if outcome.outcome == "failed":
-            print(f"  FAIL  {outcome.name} -- {hint_in_language(_reason(outcome.detail), lang)}")
+            reason = hint_in_language(_reason(outcome.detail), lang)
+            # TRANSLATORS: a failed check's row; the status word keeps its four columns
+            print(tr(lang, "  FAIL  {name} -- {reason}", name=outcome.name, reason=reason))
         elif outcome.outcome == "passed" and not failures_only:
-            print(f"  PASS  {outcome.name}")
+            # TRANSLATORS: a passed check's row; the status word keeps its four columns
+            print(tr(lang, "  PASS  {name}", name=outcome.name))
     if failures_only and report.passed:
-        code = "not_listed_one" if report.passed == 1 else "not_listed_many"
-        print(line_in(code, lang, count=report.passed))
+        passed = report.passed
+        print(
+            tr_plural(
+                lang,
+                "  ({count} passing test not listed)",
+                "  ({count} passing tests not listed)",
+                passed,
+                count=passed,
+            )
+        )
     waiting = Counter(o.detail for o in report.outcomes if o.outcome == "waiting")
     for lab, count in sorted(waiting.items()):
-        print(line_in("waiting_one" if count == 1 else "waiting_many", lang, count=count, lab=lab))
+        line = tr_plural(
+            lang,
+            "  WAIT  {count} test reaches {lab}, not written yet: not counted",
+            "  WAIT  {count} tests reach {lab}, not written yet: not counted",
+            count,
+            count=count,
+            lab=visible_name(lab),
+        )
+        print(line)
     if summary is not None:
         print(summary)
 
@@ -240,9 +302,9 @@ def _print_report(
 def _extended_line(report: LabReport, lang: Lang = "en") -> str:
     """``Lab 11.3 extended: 70/70 passed``, and how many wait for a later lab, if any."""
     numbers = {"lab": report.lab, "passed": report.passed, "total": report.total}
-    line = line_in("extended_summary", lang, **numbers)
+    line = tr_shown(lang, "Lab {lab} extended: {passed}/{total} passed", **numbers)
     if report.waiting:
-        line += line_in("extended_waiting", lang, waiting=report.waiting)
+        line += tr_shown(lang, " ({waiting} waiting for a later lab)", waiting=report.waiting)
     return line
 
 
@@ -261,20 +323,23 @@ def _run_extended(
             return None
         return run_extended_checks(lab, selection.files, impl=impl, keyword=selection.keyword)
     for note in selection.left_out:
-        print(line_in("left_out", lang, note=note))
+        print(tr_shown(lang, "  (left out: {note})", note=note))
     if not selection.files:
         why = (
-            line_in("extended_not_written", lang, files=", ".join(selection.not_written))
+            tr_shown(lang, "not written yet: {files}", files=", ".join(selection.not_written))
             if selection.not_written and not selection.left_out
-            else line_in("extended_none_runs", lang, target=_target(impl, lang))
+            else tr_shown(lang, "none runs against {target}", target=_target(impl, lang))
         )
-        print(line_in("extended_none", lang, lab=lab, why=why))
+        print(tr_shown(lang, "Lab {lab} extended: no further tests ({why})", lab=lab, why=why))
         return None
     report = run_extended_checks(lab, selection.files, impl=impl, keyword=selection.keyword)
     names = ", ".join(workbook_path(file) for file in selection.files)
-    title = line_in("extended_title", lang, lab=lab, files=names)
+    title = tr_shown(lang, "Lab {lab} extended suite ({files}):", lab=lab, files=names)
     if selection.keyword:
-        title += "\n" + line_in("extended_keyword", lang, keyword=selection.keyword)
+        keyword = tr_shown(
+            lang, "  (the tests selected by -k {keyword!r})", keyword=selection.keyword
+        )
+        title += "\n" + keyword
     _print_report(title, report, _extended_line(report, lang), failures_only=True, lang=lang)
     return report
 
@@ -295,7 +360,13 @@ def _check(args: argparse.Namespace) -> int:
         if index:
             print()
         topic, target = LAB_TOPICS[report.lab], _target(impl, lang)
-        title = line_in("check_title", lang, lab=report.lab, topic=topic, target=target)
+        title = tr_shown(
+            lang,
+            "Lab {lab} {topic}: checks against {target}",
+            lab=report.lab,
+            topic=topic,
+            target=target,
+        )
         # With --extended, a single lab's own line is kept for the very end.
         last_later = len(labs) == 1 and args.extended
         _print_report(title, report, None if last_later else report.summary_line(lang), lang=lang)
@@ -307,7 +378,15 @@ def _check(args: argparse.Namespace) -> int:
     else:
         print()
         passed, total = sum(r.passed for r in reports), sum(r.total for r in reports)
-        print(line_in("chapter_summary", lang, chapter=CHAPTER, passed=passed, total=total))
+        print(
+            tr_shown(
+                lang,
+                "Chapter {chapter}: {passed}/{total} passed",
+                chapter=CHAPTER,
+                passed=passed,
+                total=total,
+            )
+        )
     all_ok = all(report.ok for report in reports)
     all_ok = all_ok and all(report is None or report.ok for report in extended)
     return 0 if all_ok else 1
@@ -355,8 +434,23 @@ def _solution(args: argparse.Namespace) -> int:
     for lab in labs:
         changed = fill_solution(directory, lab)
         files = ", ".join(path.name for path in changed)
-        print(line_in("solution_written", lang, lab=lab, topic=LAB_TOPICS[lab], files=files))
-    print(line_in("solution_next", lang, lab=args.lab.strip(), directory=directory))
+        print(
+            tr_shown(
+                lang,
+                "Lab {lab} {topic}: reference solution written into {files}",
+                lab=lab,
+                topic=LAB_TOPICS[lab],
+                files=files,
+            )
+        )
+    print(
+        tr_shown(
+            lang,
+            "Next: course-lab check {lab} --impl {directory}",
+            lab=args.lab.strip(),
+            directory=directory,
+        )
+    )
     return 0
 
 

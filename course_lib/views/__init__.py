@@ -79,6 +79,7 @@ from .story import (
     second_summary,
     untrimmed_message_tokens,
 )
+from .translated import notebook_language, shown, translated
 from .trimmers import (
     trimmer_comparison_frame,
 )
@@ -152,6 +153,7 @@ __all__ = [
     "message_tokens_frame",
     "messages_frame",
     "note_kinds_frame",
+    "notebook_language",
     "parser_refusals_frame",
     "path_arrow",
     "pi_compactions_frame",
@@ -162,12 +164,14 @@ __all__ = [
     "projection_frame",
     "second_summary",
     "setup_notebook",
+    "shown",
     "styled_fixture_frame",
     "summary_fields_frame",
     "summary_labels",
     "summary_lines_frame",
     "system_frame",
     "token_column",
+    "translated",
     "trimmer_comparison_frame",
     "untrimmed_message_tokens",
     "usage_summary_frame",

@@ -26,6 +26,7 @@ from ..chapter.models import CompactionSummary, InteractionGroup, MessageEntry, 
 from ..chapter.sessions import path_to
 from .frames import NO_VALUE, head_size, token_column
 from .story import untrimmed_message_tokens
+from .translated import shown
 
 __all__ = [
     "FILLED",
@@ -140,7 +141,8 @@ def _chapter_at(
 
     A history the chapter refuses (a call whose result only comes after the
     compaction, in someone's own file) shows the refusal in place of the
-    first kept entry, as ``pi_compactions_frame`` does, rather than hiding the row.
+    first kept entry, as ``pi_compactions_frame`` does, rather than hiding the row (in the
+    notebook's language, its locators as they are).
     """
     if compaction.after_entry_id is None:
         return NO_VALUE, NO_VALUE, NO_VALUE
@@ -149,7 +151,7 @@ def _chapter_at(
         result = build_context(before, **budget)
         tokens = untrimmed_message_tokens(before, budget["estimate_tokens"])
     except CourseError as error:
-        return NO_VALUE, f"({error})", NO_VALUE
+        return NO_VALUE, f"({shown(str(error))})", NO_VALUE
     first = result.kept_entry_ids[0] if result.kept_entry_ids else NO_VALUE
     return tokens, first, result.reason
 

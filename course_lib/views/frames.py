@@ -22,6 +22,7 @@ import pandas as pd
 from pandas.io.formats.style import Styler
 
 from ..base.errors import CompactionError
+from ..base.i18n import Lang
 from ..base.messages import (
     AssistantMessage,
     MessageModel,
@@ -51,8 +52,10 @@ from ..chapter.models import (
     TokenProjection,
 )
 from ..chapter.restoring import render_summary, summary_message
+from .chart_font import use_chart_font
 from .failures import errors_frame
-from .tables import styler_html, table_html
+from .tables import styled, styler_html, table_html
+from .translated import set_notebook_language, shown
 
 __all__ = [
     "COMPACTION_DRIFTS",
@@ -110,7 +113,7 @@ def _styler_as_text(styler: Styler, printer: Any, cycle: bool) -> None:
     printer.text(styler.data.to_string())  # type: ignore[attr-defined]  # not in pandas-stubs
 
 
-def setup_notebook(lang: str = "en") -> None:
+def setup_notebook(lang: Lang = "en") -> None:
     """Display options every lab notebook starts with, so stored outputs stay comparable.
 
     Long error messages are shown whole (pandas cuts cells at 50 characters by
@@ -118,9 +121,13 @@ def setup_notebook(lang: str = "en") -> None:
     name and memory address, which would differ on every run, and every
     table is drawn by ``table_html`` (left-aligned, no 0..n index) with its
     headers in the edition's language (``lang``: the notebook's ``LANG``).
+    The library's messages the views show (``errors_frame``, import notes)
+    and the charts' font follow ``lang`` too.
     """
     if lang not in ("en", "zh"):
         raise ValueError(f"unknown notebook language {lang!r}; choose 'en' or 'zh'")
+    set_notebook_language(lang)
+    use_chart_font(lang)
     pd.set_option("display.max_colwidth", None)
     pd.set_option("display.width", 200)
     pd.set_option("display.max_rows", 100)
@@ -326,17 +333,11 @@ def styled_fixture_frame(
     """``fixture_frame`` with each group in its own colour, so the groups show at a glance.
 
     The Styler gets a fixed ``uuid`` (pandas would pick a random one, and the
-    stored notebook outputs would change on every run). Use a different
-    ``uuid`` for each styled table of one notebook: the colours are CSS rules
-    keyed by it.
+    stored notebook outputs would change on every run). A notebook draws it
+    with ``styler_html``, which writes each colour on its cell, so the colours
+    survive JupyterLab's sanitizer in a notebook that is not trusted yet.
     """
-    styler = (
-        fixture_frame(path, estimate_tokens)
-        .style.set_uuid(uuid)
-        .apply(_colour_rows, axis=1)
-        .hide(axis="index")
-        .set_properties(subset=["content"], **{"text-align": "left"})
-    )
+    styler = styled(fixture_frame(path, estimate_tokens), uuid).apply(_colour_rows, axis=1)
     return styler.set_caption(caption) if caption else styler
 
 
@@ -462,7 +463,8 @@ def groups_frame(
 
 
 def cut_points_frame(path: Sequence[SessionEntry]) -> pd.DataFrame:
-    """Every gap between two grouped messages, and whether a budget may cut there."""
+    """Every gap between two grouped messages, and whether a budget may cut there (``why`` in
+    the notebook's language)."""
     messages = [entry for entry in path if isinstance(entry, MessageEntry)]
     owner = {
         entry_id: number
@@ -478,7 +480,7 @@ def cut_points_frame(path: Sequence[SessionEntry]) -> pd.DataFrame:
             if allowed
             else f"inside group {owner[before]}"
         )
-        rows.append({"cut": f"{before} | {after}", "allowed": allowed, "why": why})
+        rows.append({"cut": f"{before} | {after}", "allowed": allowed, "why": shown(why)})
     return pd.DataFrame(rows)
 
 
@@ -617,7 +619,7 @@ def first_kept_frame(
     """Try every message entry as ``first_kept_entry_id``: which ones may start the kept suffix.
 
     Each row is a real ``create_compaction_entry`` call; a refused id shows
-    the ``CompactionError`` message, which names it.
+    the ``CompactionError`` message, which names it (in the notebook's language).
     """
     rows = []
     for entry in path:
@@ -632,9 +634,10 @@ def first_kept_frame(
                 first_kept_entry_id=entry.id,
                 tokens_before=tokens_before,
             )
-            rows.append((entry.id, _role(entry), True, f"created, parent {created.parent_id}"))
+            result = f"created, parent {created.parent_id}"
+            rows.append((entry.id, _role(entry), True, shown(result)))
         except CompactionError as error:
-            rows.append((entry.id, _role(entry), False, str(error)))
+            rows.append((entry.id, _role(entry), False, shown(str(error))))
     return pd.DataFrame(rows, columns=["first kept", "role", "accepted", "result"])
 
 

@@ -7,6 +7,7 @@ import pandas as pd
 from ..track.catalogue import LAB_CHECK_COUNTS, LAB_MAP, LAB_TOPICS, TS_TO_PYTHON
 from ..track.checks import check_names
 from .frames import NO_VALUE
+from .translated import shown
 
 __all__ = ["checks_catalogue_frame", "lab_map_frame", "names_frame"]
 
@@ -18,11 +19,12 @@ def lab_map_frame() -> pd.DataFrame:
 
     A lab told in two notebooks shows its count of checks once, on the row of
     the notebook that runs them; the other rows show a dash, never ``<NA>``.
+    Topics are in the notebook's language.
     """
     rows = [
         {
             "lab": row.lab,
-            "topic": row.topic or LAB_TOPICS.get(row.lab, ""),
+            "topic": shown(row.topic or LAB_TOPICS.get(row.lab, "")),
             "chapter section": row.chapter_section,
             "notebook": row.notebook,
             "checks": row.checks,

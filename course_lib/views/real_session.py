@@ -1,7 +1,10 @@
 """Tables of a real pi session: what the importer kept, what the estimators say, where a budget cuts.
 
 Notebook 07 goes beyond the ten-entry fixture with these; every number comes
-from the importer, the estimators and ``build_context``.
+from the importer, the estimators and ``build_context``. The words a table
+adds (an import note, a kind of message, the ledger's markers) are in the
+notebook's language (``views.setup_notebook``); ids, numbers, kinds of note
+and column names are as the code writes them.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from typing import Any
 import pandas as pd
 
 from ..base.errors import CourseError
+from ..base.i18n import N_, tr
 from ..base.messages import AssistantMessage, MessageModel
 from ..base.pricing import Estimator, Number
 from ..beyond.importers.pi import ImportResult, PiSource
@@ -21,6 +25,7 @@ from ..chapter.groups import group_interactions
 from ..chapter.models import CompactionEntry, LedgerRow, MessageEntry, SessionEntry
 from ..chapter.sessions import path_to
 from .frames import NO_VALUE, head_size, token_column
+from .translated import notebook_language, shown
 
 __all__ = [
     "PI_ENTRY_TYPES",
@@ -58,9 +63,12 @@ PI_KEEP_RECENT_TOKENS = 20_000
 
 
 def import_notes_frame(result: ImportResult) -> pd.DataFrame:
-    """What the importer repaired or skipped, one row per note (kind, line, entry_id, detail)."""
+    """What the importer repaired or skipped, one row per note (kind, line, entry_id, detail).
+
+    ``detail`` is in the notebook's language; its lines and ids are the note's own.
+    """
     frame = pd.DataFrame(
-        [(n.kind, n.line, n.entry_id, n.detail) for n in result.notes],
+        [(n.kind, n.line, n.entry_id, shown(n.detail)) for n in result.notes],
         columns=["kind", "line", "entry_id", "detail"],
     )
     frame["line"] = frame["line"].astype("Int64")
@@ -75,9 +83,11 @@ def pi_source_frame(source: PiSource) -> pd.DataFrame:
     pi does not document is listed after them.
     """
     counts = source.entry_counts
-    rows = [("entry type", name, counts.get(name, 0)) for name in PI_ENTRY_TYPES]
-    rows += [("entry type", name, n) for name, n in counts.items() if name not in PI_ENTRY_TYPES]
-    rows += [("message role", name, n) for name, n in source.role_counts.items()]
+    lang = notebook_language()
+    entry_type, message_role = tr(lang, "entry type"), tr(lang, "message role")
+    rows = [(entry_type, name, counts.get(name, 0)) for name in PI_ENTRY_TYPES]
+    rows += [(entry_type, name, n) for name, n in counts.items() if name not in PI_ENTRY_TYPES]
+    rows += [(message_role, name, n) for name, n in source.role_counts.items()]
     return pd.DataFrame(rows, columns=["counted", "name", "count"])
 
 
@@ -101,11 +111,19 @@ def entry_counts_frame(entries: Iterable[SessionEntry]) -> pd.DataFrame:
     )
 
 
+_ASSISTANT_KINDS = (N_("assistant (tool calls)"), N_("assistant (text)"))
+
+
 def message_kind(message: MessageModel) -> str:
     """The role, with assistant turns split into ``assistant (tool calls)`` and ``assistant (text)``."""
     if isinstance(message, AssistantMessage):
-        return "assistant (tool calls)" if message.tool_calls else "assistant (text)"
+        return _ASSISTANT_KINDS[0] if message.tool_calls else _ASSISTANT_KINDS[1]
     return message.role
+
+
+def _kind_shown(kind: str) -> str:
+    """A message kind in the notebook's language (a role is a name of the code: it stays)."""
+    return tr(notebook_language(), kind) if kind in _ASSISTANT_KINDS else kind
 
 
 def message_tokens_frame(
@@ -113,13 +131,15 @@ def message_tokens_frame(
 ) -> pd.DataFrame:
     """One row per message entry of the path: its id, kind and one column per estimator.
 
-    Each estimator prices a copy of each message, as ``build_context`` does.
+    Each estimator prices a copy of each message, as ``build_context`` does. The
+    assistant kinds are in the notebook's language.
     """
     rows = []
     for entry in path:
         if not isinstance(entry, MessageEntry):
             continue
-        row: dict[str, Any] = {"entry id": entry.id, "kind": message_kind(entry.message)}
+        kind = _kind_shown(message_kind(entry.message))
+        row: dict[str, Any] = {"entry id": entry.id, "kind": kind}
         for name, estimate in estimators.items():
             row[name] = estimate(entry.message.model_copy(deep=True))
         rows.append(row)
@@ -143,7 +163,7 @@ def estimator_comparison_frame(
             baseline: [per_message[baseline].sum()],
             other: [per_message[other].sum()],
         },
-        index=["all messages"],
+        index=[tr(notebook_language(), "all messages")],
     )
     table = pd.concat([grouped, total]).rename_axis(by).reset_index()
     ratio = table[other].astype("Float64") / table[baseline].astype("Float64")
@@ -198,7 +218,7 @@ def ledger_excerpt_frame(
 
     The rows left out become one ``…`` row saying how many, and a ``cut`` row
     sits between the last group left out and the first group kept, as
-    ``course-lab inspect`` prints its ledger.
+    ``course-lab inspect`` prints its ledger (their words in the notebook's language).
     """
     count = len(rows)
     cut = next((index for index, row in enumerate(rows) if row.status != "trimmed"), count)
@@ -206,14 +226,22 @@ def ledger_excerpt_frame(
     if 0 < cut < count:
         shown |= set(range(max(0, cut - around_cut), min(count, cut + around_cut)))
     blank = ("", "", "", "")
+    lang = notebook_language()
     records: list[tuple[Any, ...]] = []
     previous = -1
     for index in sorted(shown):
         if index > previous + 1:
             hidden = index - previous - 1
-            records.append(("…", *blank, f"{hidden} more group{'s' * (hidden != 1)}"))
+            more = (
+                tr(lang, "{count} more group", count=hidden)
+                if hidden == 1
+                else tr(lang, "{count} more groups", count=hidden)
+            )
+            records.append(("…", *blank, more))
         if index == cut and cut > 0:
-            records.append(("cut", *blank, "groups above are left out, groups below are kept"))
+            records.append(
+                ("cut", *blank, tr(lang, "groups above are left out, groups below are kept"))
+            )
         row = rows[index]
         records.append(
             (
@@ -291,7 +319,9 @@ def pi_compactions_frame(
     """
     path = imported.active_path()
     moved = {
-        note.entry_id: note.detail for note in imported.notes if note.kind == "first_kept_moved"
+        note.entry_id: shown(note.detail)
+        for note in imported.notes
+        if note.kind == "first_kept_moved"
     }
     columns = [
         "compaction",
@@ -313,7 +343,7 @@ def pi_compactions_frame(
             )
             ours = result.kept_entry_ids[0] if result.kept_entry_ids else NO_VALUE
         except CourseError as error:
-            ours = f"({error})"
+            ours = f"({shown(str(error))})"
         rows.append(
             (
                 entry.id,

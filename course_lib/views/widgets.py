@@ -14,16 +14,14 @@ import io
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 from typing import Any, Literal
 
 import ipywidgets as widgets
 import pandas as pd
-from matplotlib import font_manager
 from matplotlib.figure import Figure
-from matplotlib.font_manager import FontProperties
 from pandas.io.formats.style_render import CSSDict
 
+from ..base.i18n import N_, tr
 from ..base.pricing import Estimator, Number
 from ..chapter.budget import context_from_plan, plan_budget
 from ..chapter.fixture import (
@@ -41,6 +39,8 @@ from ..chapter.models import (
     SessionEntry,
     SummaryLabels,
 )
+from ..track.language import check_language
+from .chart_font import chinese_font_family
 from .frames import (
     group_budget_frame,
     group_colour,
@@ -49,7 +49,7 @@ from .frames import (
     path_arrow,
     summary_labels,
 )
-from .headers_zh import header_in
+from .headers import header_in
 from .story import (
     CompactionStep,
     compaction_steps,
@@ -161,43 +161,22 @@ def bar_frame(bar: WindowBar) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["bar", "segment", "kind", "tokens"])
 
 
-CHART_WORDS_ZH: dict[str, str] = {
-    "window": "窗口",
-    "left out": "未保留",
-    "tokens": "token",
-    "system": "system",
-    "summary": "摘要",
-    "reserved": "预留",
-    "margin": "余量",
-    "unused": "未用",
-}
-"""The chart's words in the Chinese edition (ids such as ``u1…a1`` stay as they are)."""
-
-CJK_FONTS = ("Noto Sans CJK SC", "WenQuanYi Micro Hei", "PingFang SC", "Microsoft YaHei", "SimHei")
-"""Fonts with Chinese glyphs, in the order they are tried (Linux, macOS, Windows)."""
-
-
-@cache
-def cjk_font() -> str | None:
-    """The first installed font of ``CJK_FONTS``, or ``None``: then the chart stays in English.
-
-    A Chinese label in a font without its glyphs would draw empty boxes and
-    print a warning into the notebook, so the words change only with a font.
-    """
-    for family in CJK_FONTS:
-        try:
-            font_manager.findfont(FontProperties(family=family), fallback_to_default=False)
-        except ValueError:
-            continue
-        return family
-    return None
+CHART_WORDS: tuple[str, ...] = (
+    N_("window"),
+    N_("left out"),
+    N_("tokens"),
+    N_("system"),
+    N_("summary"),
+    N_("reserved"),
+    N_("margin"),
+    N_("unused"),
+)
+"""The chart's words, drawn in the edition's language (ids such as ``u1…a1`` stay as they are)."""
 
 
 def chart_word(word: str, lang: str) -> str:
-    """``word`` as the chart of the edition in ``lang`` draws it (English without a CJK font)."""
-    if lang == "zh" and cjk_font() is not None:
-        return CHART_WORDS_ZH.get(word, word)
-    return word
+    """``word`` as the chart of the edition in ``lang`` draws it."""
+    return tr(check_language(lang), word) if word in CHART_WORDS else word
 
 
 _PLOT_LEFT, _PLOT_RIGHT = 0.1, 0.98
@@ -218,7 +197,7 @@ def plot_window(bar: WindowBar, title: str = "", lang: str = "en") -> Figure:
     or saves it, and it is garbage-collected like any object. ``lang="zh"``
     draws the Chinese edition's words when a CJK font is installed.
     """
-    family = cjk_font() if lang == "zh" else None
+    family = chinese_font_family() if lang == "zh" else None
     font: dict[str, Any] = {"fontfamily": [family, "DejaVu Sans"]} if family else {}
     figure = Figure(figsize=(8, 2.2), dpi=100)
     axes = figure.add_subplot()

@@ -595,7 +595,7 @@ def test_import_notes_make_a_frame() -> None:
 
 def test_checks_frame_speaks_the_editions_language() -> None:
     from course_lib.track.checks import CheckOutcome, LabReport
-    from course_lib.track.hints_zh import hint_in_language
+    from course_lib.track.language import hint_in_language
     from course_lib.views import checks_frame
 
     detail = (

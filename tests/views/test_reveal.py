@@ -9,7 +9,7 @@ from IPython.display import display
 from IPython.utils.capture import capture_output
 
 from course_lib.views import answer_box
-from course_lib.views.reveal import ANSWER_LABELS, AnswerBox
+from course_lib.views.reveal import ANSWER_LABEL, AnswerBox, answer_label
 
 
 @pytest.fixture(scope="module")
@@ -32,10 +32,15 @@ def test_everything_the_block_shows_is_one_closed_block_with_the_editions_label(
     frame = pd.DataFrame({"group": [1, 2], "tokens": [7, 15]})
     (shown,) = _shown(shell, lang, frame)
     html = shown["text/html"]
-    assert html.startswith(f"<details><summary>{ANSWER_LABELS[lang]}</summary>\n")
+    assert html.startswith(f"<details><summary>{answer_label(lang)}</summary>\n")
     assert html.endswith("</details>") and "<details open" not in html
     assert "<pre>printed first\n</pre>" in html and frame.to_html() in html
-    assert shown["text/plain"].splitlines()[:2] == [f"[{ANSWER_LABELS[lang]}]", "printed first"]
+    assert shown["text/plain"].splitlines()[:2] == [f"[{answer_label(lang)}]", "printed first"]
+
+
+def test_the_label_in_each_edition() -> None:
+    assert answer_label("en") == ANSWER_LABEL == "Show the answer"
+    assert answer_label("zh") == "显示答案"
 
 
 def test_plain_text_and_markup_are_escaped_inside_the_block() -> None:
