@@ -160,6 +160,8 @@ def lab(tmp_path_factory: pytest.TempPathFactory, artifacts: Path) -> Iterator[L
         "JUPYTER_DATA_DIR": str(scratch / "data"),
         "JUPYTER_RUNTIME_DIR": str(scratch / "runtime"),
         "IPYTHONDIR": str(scratch / "ipython"),
+        # The server's settings `make lab` adds: terminals' shell, widget views left out on save.
+        "JUPYTER_CONFIG_PATH": str(REPO / "jupyter_config"),
         "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
     }
     command = [

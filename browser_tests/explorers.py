@@ -19,7 +19,7 @@ from lab_page import eventually
 from playwright.sync_api import Locator, Page
 
 from course_lib.views import CompactionExplorer
-from course_lib.views.headers_zh import header_in
+from course_lib.views.headers import header_in
 
 UPDATE_TIMEOUT = 20.0
 """Seconds for a change to reach the kernel and the redrawn parts to come back."""

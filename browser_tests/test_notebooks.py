@@ -35,21 +35,21 @@ from lab_page import (
 )
 from playwright.sync_api import Locator, Page
 
-from course_lib.views.headers_zh import HEADERS_ZH
+from course_lib.views.headers import HEADERS, header_in
 
 NOTEBOOKS = [
     *sorted((REPO / "notebooks").glob("*.ipynb")),
     *sorted((REPO / "notebooks" / "zh").glob("*.ipynb")),
 ]
-"""Both editions: the English notebooks, then the Chinese ones (same names, in ``zh/``)."""
+"""Both editions: the English notebooks, then the Chinese ones (``zh/zh-<name>``)."""
 
 
 def notebook_id(path: Path) -> str:
-    """``03-lab-11.3-budget-projection`` or ``zh/03-lab-11.3-budget-projection``."""
+    """``03-lab-11.3-budget-projection`` or ``zh/zh-03-lab-11.3-budget-projection``."""
     return path.relative_to(REPO / "notebooks").with_suffix("").as_posix()
 
 
-KEPT_HEADERS = {*HEADERS_ZH.values(), "Python", "bpe", "chars"}
+KEPT_HEADERS = {*(header_in(h, "zh") for h in HEADERS), "Python", "bpe", "chars"}
 """Headers the Chinese edition shows as they are: the course's own terms and names."""
 
 WIDGET_VIEW = '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.widget-view+json"]'
@@ -59,7 +59,7 @@ def test_the_notebooks_are_found() -> None:
     # The start page and the labs at least; a new notebook joins the run by itself.
     assert len(NOTEBOOKS) >= 8
     assert NOTEBOOKS[0].name == "00-start-here.ipynb"
-    assert REPO / "notebooks" / "zh" / "00-start-here.ipynb" in NOTEBOOKS
+    assert REPO / "notebooks" / "zh" / "zh-00-start-here.ipynb" in NOTEBOOKS
 
 
 def _prompt_problems(notebook: Locator, stored: StoredNotebook) -> list[str]:
