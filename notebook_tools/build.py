@@ -45,6 +45,7 @@ from notebook_sources.cells import (
     Lang,
     MissingTranslation,
     edition,
+    edition_file_name,
     frame_problems,
 )
 from notebook_sources.glossary import glossary_problems
@@ -59,8 +60,13 @@ EDITION_DIRS: dict[Lang, Path] = {"en": NOTEBOOKS_DIR, "zh": NOTEBOOKS_DIR / "zh
 
 
 def stored_name(name: str, lang: Lang) -> str:
-    """An edition's path inside ``notebooks/``: ``01-....ipynb`` or ``zh/01-....ipynb``."""
-    return str(EDITION_DIRS[lang].relative_to(NOTEBOOKS_DIR) / name)
+    """An edition's path inside ``notebooks/``: ``01-....ipynb`` or ``zh/zh-01-....ipynb``.
+
+    JupyterLab names a tab by the file's name alone, so the Chinese file's
+    name starts with ``zh-``: the two editions of a notebook open side by side
+    in two tabs a reader can tell apart (``edition_file_name``).
+    """
+    return str(EDITION_DIRS[lang].relative_to(NOTEBOOKS_DIR) / edition_file_name(name, lang))
 
 
 def editions(name: str) -> list[Lang]:
@@ -90,15 +96,29 @@ LANGUAGE_INFO = {
 }
 """``language_info`` as ipykernel reports it, but for ``version`` (``notebook_metadata`` adds it)."""
 
-PYTHON_VERSION = re.compile(r"3\.\d+\.\d+")
+PYTHON_VERSION = re.compile(r"3\.\d+")
+"""The stored ``language_info.version``: major.minor, never the patch release."""
+
+
+def python_version() -> str:
+    """This Python's version as a notebook stores it: ``3.11``, not ``3.11.7``."""
+    major, minor, _ = platform.python_version_tuple()
+    return f"{major}.{minor}"
 
 
 def notebook_metadata() -> dict[str, Any]:
-    """What JupyterLab writes on opening: the kernelspec and ``language_info`` with this Python's
-    version, so opening a notebook with the kernel that built it changes nothing on disk."""
+    """What JupyterLab saves: the kernelspec and ``language_info`` with this Python's version.
+
+    JupyterLab replaces ``language_info`` with the kernel's as it opens a
+    notebook, patch release included, whatever the file says; the server's
+    save hook of ``make lab`` (``jupyter_config/jupyter_server_config.py``)
+    writes the version as major.minor. So a notebook stores major.minor too,
+    and saving it untouched under any 3.x patch release writes back the stored
+    file (and a rebuild under another patch release changes nothing either).
+    """
     return {
         "kernelspec": dict(KERNELSPEC),
-        "language_info": {**LANGUAGE_INFO, "version": platform.python_version()},
+        "language_info": {**LANGUAGE_INFO, "version": python_version()},
     }
 
 

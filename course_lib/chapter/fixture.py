@@ -93,9 +93,13 @@ def fixture_summary(lang: FixtureLanguage = "en") -> CompactionSummary:
     return compaction.summary
 
 
-def system_replay_fixture() -> list[SessionEntry]:
-    """The chapter's path whose system state changes on both sides of ``compact-1`` (§6)."""
-    return _read_entries("system-replay")
+def system_replay_fixture(lang: FixtureLanguage = "en") -> list[SessionEntry]:
+    """The chapter's path whose system state changes on both sides of ``compact-1`` (§6).
+
+    ``lang="zh"``: the same path in Chinese, each text as long as its English twin, so the
+    test estimator prices it the same and both editions of a notebook show the same numbers.
+    """
+    return _read_entries("system-replay", lang)
 
 
 def _signature(message: MessageModel) -> str:

@@ -11,26 +11,31 @@ Two editions from one source
 ----------------------------
 
 Every notebook is built twice from the same source: in English
-(``notebooks/NN-name.ipynb``) and in Chinese (``notebooks/zh/NN-name.ipynb``).
+(``notebooks/NN-name.ipynb``) and in Chinese (``notebooks/zh/zh-NN-name.ipynb``).
 The code cells are shared; only the prose is written twice. English always
 comes first, Chinese is a keyword argument next to it:
 
 * ``md(en, zh=...)``: a markdown cell in both languages.
 * ``reveal(en, zh=...)``: an explanation; the ``<details>`` label is
-  ``SHOW_THE_ANSWER`` or ``SHOW_THE_ANSWER_ZH`` by itself.
+  ``SHOW_THE_ANSWER`` or ``SHOW_THE_ANSWER_ZH`` by itself, and
+  ``SHOW_THE_EXPLANATION`` (``SHOW_THE_EXPLANATION_ZH``) right under an answer
+  cell, whose own block already says "Show the answer".
 * ``exercise_cells(id, prompt, starter, zh=...)``: ``zh`` is the Chinese
   prompt (it names the exercise id, like the English one).
 * ``your_turn_cells(lab, what, what_zh=...)``: ``what_zh`` is the Chinese
   "implement ..." phrase; ``fixture_cells`` and ``checks_cells`` are
   translated here once for every notebook.
-* ``code(src, zh_comments={...})`` and ``answer(src, zh_comments={...})``:
-  the code is never translated. ``zh_comments`` maps the text of an English
-  ``#`` comment (without the ``#``) to its Chinese text, and only comments
-  change in the Chinese edition: every code token stays byte-identical.
+* ``code(src, zh_comments={...}, zh_strings={...})`` and ``answer(...)``
+  alike: the code's logic is never translated. ``zh_comments`` maps the text
+  of an English ``#`` comment (without the ``#``) to its Chinese text;
+  ``zh_strings`` maps the text of a string literal a reader sees (a printed
+  label, a chart's title or axis, a case's name) to its Chinese text, with the
+  same ``{fields}`` when it is an f-string. Only comments and those strings
+  change in the Chinese edition: every other code token stays byte-identical.
   ``# NBVAL_...``, ``noqa``/``type:``/``fmt:`` pragmas and comments without a
-  Latin letter are never translated. Docstrings and string literals are code:
-  they stay English in both editions (a message a cell prints comes from the
-  library, in English).
+  Latin letter are never translated. What the library prints and raises is
+  English in the library and shown in the notebook's language by its views
+  (``course_lib.views.translated``).
 * Code that depends on the language reads ``LANG``: the build adds
   ``LANG = "en"`` (``LANG = "zh"`` in the Chinese edition) after the imports
   of every notebook's first code cell, the one code line the editions differ
@@ -43,12 +48,12 @@ comes first, Chinese is a keyword argument next to it:
   Chinese characters is removed in the notebook (``joined_chinese_lines``),
   where Markdown would show it as a space.
 * A "predict first" question starts with ``PREDICT_FIRST[lang]``
-  (``**Predict first.**`` / ``**先预测。**``). Chart titles and labels stay
-  ASCII: a fresh machine has no CJK font for matplotlib.
+  (``**Predict first.**`` / ``**先预测。**``). Charts draw Chinese with the
+  font ``views.setup_notebook("zh")`` installs (``course_lib.views.chart_font``).
 
 A source is built in Chinese once it says ``TRANSLATED = True`` at module
 level (every source does, and ``tests/notebooks/test_notebook_editions.py`` keeps it so). Then a cell
-without its Chinese text, or a ``zh_comments`` key that matches no comment,
+without its Chinese text, or a ``zh_comments`` or ``zh_strings`` key that matches nothing,
 fails the build with the source's name and the cell's number. The Chinese
 edition uses the chapter's own terms (活动路径, 上下文投影, 交互, 压缩 /
 compaction, 摘要, 预算 ...), as ``chapter11-context-compaction.zh.txt``
@@ -86,11 +91,18 @@ SHOW_THE_ANSWER = "Show the answer"
 SHOW_THE_ANSWER_ZH = "显示答案"
 """The same label in the Chinese edition."""
 
+SHOW_THE_EXPLANATION = "Show the explanation"
+"""The label of an explanation right under an answer cell (``explanations_labelled``)."""
+
+SHOW_THE_EXPLANATION_ZH = "显示讲解"
+"""The same label in the Chinese edition."""
+
 Lang = Literal["en", "zh"]
 LANGUAGES: tuple[Lang, ...] = ("en", "zh")
 """The editions, in build order: English in ``notebooks/``, Chinese in ``notebooks/zh/``."""
 
 ANSWER_LABELS: dict[Lang, str] = {"en": SHOW_THE_ANSWER, "zh": SHOW_THE_ANSWER_ZH}
+EXPLANATION_LABELS: dict[Lang, str] = {"en": SHOW_THE_EXPLANATION, "zh": SHOW_THE_EXPLANATION_ZH}
 PREDICT_FIRST: dict[Lang, str] = {"en": "**Predict first.**", "zh": "**先预测。**"}
 """How a "predict first" question starts, in each edition (the tests find them by it)."""
 
@@ -99,6 +111,15 @@ LANG_COMMENTS: dict[Lang, str] = {
     "zh": '本版本的语言；英文版（notebooks/）写作 "en"',
 }
 """The comment on the ``LANG`` line the build adds to every notebook's first code cell."""
+
+
+CHINESE_PREFIX = "zh-"
+"""How a Chinese notebook's file name starts: JupyterLab names a tab by the file name alone."""
+
+
+def edition_file_name(name: str, lang: Lang) -> str:
+    """A notebook's file name in an edition: ``01-....ipynb``, or ``zh-01-....ipynb`` in Chinese."""
+    return name if lang == "en" else CHINESE_PREFIX + name
 
 
 def lang_line(lang: Lang) -> str:
@@ -124,9 +145,9 @@ class Cell:
 
     ``tags`` are the cell's tags (nbval's markers, from ``NBVAL_TAGS``).
     ``source`` is the English text (a code cell's code); ``zh`` is a
-    markdown cell's Chinese text (``None`` until it is written) and
-    ``zh_comments`` a code cell's comments in Chinese, as (English, Chinese)
-    pairs.
+    markdown cell's Chinese text (``None`` until it is written),
+    ``zh_comments`` a code cell's comments in Chinese and ``zh_strings`` its
+    shown string literals in Chinese, as (English, Chinese) pairs.
     """
 
     kind: Literal["markdown", "code"]
@@ -134,6 +155,7 @@ class Cell:
     tags: tuple[str, ...] = ()
     zh: str | None = None
     zh_comments: tuple[tuple[str, str], ...] = ()
+    zh_strings: tuple[tuple[str, str], ...] = ()
 
     @property
     def metadata(self) -> dict[str, Any]:
@@ -160,7 +182,12 @@ class Cell:
         stale = [
             f"zh_comments key {text!r} matches no comment" for text in known if text not in comments
         ]
-        return missing + stale
+        strings = [
+            f"zh_strings key {text!r} matches no string literal"
+            for text, _ in self.zh_strings
+            if not any(f"{quote}{text}{quote}" in self.source for quote in "\"'")
+        ]
+        return missing + stale + strings
 
     def in_language(self, lang: Lang) -> Cell:
         """This cell as the edition in ``lang`` shows it (raises if a text is missing)."""
@@ -173,6 +200,7 @@ class Cell:
             text = joined_chinese_lines(self.zh)
         else:
             text = _translated_comments(self.source, dict(self.zh_comments))
+            text = _translated_strings(text, dict(self.zh_strings))
         return Cell(self.kind, text, self.tags)
 
     def describe(self) -> str:
@@ -229,6 +257,16 @@ def _translated_comments(source: str, chinese: Mapping[str, str]) -> str:
     return "\n".join(lines)
 
 
+def _translated_strings(source: str, chinese: Mapping[str, str]) -> str:
+    """The code with each string literal ``chinese`` knows (quotes included) written in Chinese."""
+    for text, translation in chinese.items():
+        for quote in "\"'":
+            if quote in translation:
+                raise ValueError(f"the Chinese for {text!r} holds its own quote {quote}")
+            source = source.replace(f"{quote}{text}{quote}", f"{quote}{translation}{quote}")
+    return source
+
+
 def _pairs(comments: Mapping[str, str] | None) -> tuple[tuple[str, str], ...]:
     return tuple((comments or {}).items())
 
@@ -247,13 +285,19 @@ def _marker_tags(source: str) -> tuple[str, tuple[str, ...]]:
     return "\n".join(lines), tuple(tags)
 
 
-def code(text: str, zh_comments: Mapping[str, str] | None = None) -> Cell:
-    """A code cell; ``zh_comments`` maps each English comment in it to its Chinese text.
+def code(
+    text: str,
+    zh_comments: Mapping[str, str] | None = None,
+    zh_strings: Mapping[str, str] | None = None,
+) -> Cell:
+    """A code cell; ``zh_comments`` and ``zh_strings`` give its comments and shown strings in Chinese.
 
     A ``# NBVAL_...`` marker at the top becomes the cell's tag (``NBVAL_TAGS``).
     """
     source, tags = _marker_tags(textwrap.dedent(text).strip())
-    return Cell("code", source, tags, zh_comments=_pairs(zh_comments))
+    return Cell(
+        "code", source, tags, zh_comments=_pairs(zh_comments), zh_strings=_pairs(zh_strings)
+    )
 
 
 def _displayed_last_expression(source: str) -> str:
@@ -272,7 +316,15 @@ def _displayed_last_expression(source: str) -> str:
     return "\n".join([*lines[:start], f"display({expression})", *lines[end + 1 :]])
 
 
-def answer(text: str, zh_comments: Mapping[str, str] | None = None) -> Cell:
+ANSWER_BOX = "with answer_box(LANG):\n"
+"""How an answer cell starts (``answer``)."""
+
+
+def answer(
+    text: str,
+    zh_comments: Mapping[str, str] | None = None,
+    zh_strings: Mapping[str, str] | None = None,
+) -> Cell:
     """The code cell that answers a "predict first" question, its outputs in a closed block.
 
     The code runs inside ``with answer_box(LANG):``, which shows what it prints
@@ -280,8 +332,8 @@ def answer(text: str, zh_comments: Mapping[str, str] | None = None) -> Cell:
     outputs, it stays closed after Run All and after a save.
     """
     body = _displayed_last_expression(textwrap.dedent(text).strip())
-    source = "with answer_box(LANG):\n" + textwrap.indent(body, "    ")
-    return Cell("code", source, zh_comments=_pairs(zh_comments))
+    source = ANSWER_BOX + textwrap.indent(body, "    ")
+    return Cell("code", source, zh_comments=_pairs(zh_comments), zh_strings=_pairs(zh_strings))
 
 
 def _details(label: str, text: str) -> str:
@@ -484,14 +536,46 @@ def translation_problems(cells: Sequence[Cell], lang: Lang) -> list[str]:
     ]
 
 
+def _relabelled(text: str | None, old: str, new: str) -> str | None:
+    opening = f"<details><summary>{old}</summary>"
+    if text is None or not text.startswith(opening):
+        return text
+    return f"<details><summary>{new}</summary>" + text.removeprefix(opening)
+
+
+def explanations_labelled(cells: Sequence[Cell]) -> list[Cell]:
+    """The cells with each explanation right under an answer cell labelled "Show the explanation".
+
+    The answer cell's output is a closed "Show the answer" block already; a
+    second "Show the answer" toggle right under it reads as the same one twice.
+    An explanation anywhere else (an exercise's model answer) keeps "Show the answer".
+    """
+    labelled = list(cells)
+    for number in range(1, len(labelled)):
+        before, cell = labelled[number - 1], labelled[number]
+        if (
+            before.kind == "code"
+            and before.source.startswith(ANSWER_BOX)
+            and cell.kind == "markdown"
+        ):
+            labelled[number] = replace(
+                cell,
+                source=_relabelled(cell.source, SHOW_THE_ANSWER, SHOW_THE_EXPLANATION) or "",
+                zh=_relabelled(cell.zh, SHOW_THE_ANSWER_ZH, SHOW_THE_EXPLANATION_ZH),
+            )
+    return labelled
+
+
 def edition(cells: Sequence[Cell], lang: Lang) -> list[Cell]:
     """The cells of one edition: each in ``lang``, and ``LANG`` set in the first code cell.
 
-    Raises ``MissingTranslation`` listing every cell that lacks a text.
+    An explanation right under an answer cell says "Show the explanation"
+    (``explanations_labelled``). Raises ``MissingTranslation`` listing every
+    cell that lacks a text.
     """
     if problems := translation_problems(cells, lang):
         raise MissingTranslation(problems)
-    shown = [cell.in_language(lang) for cell in cells]
+    shown = [cell.in_language(lang) for cell in explanations_labelled(cells)]
     first = next(number for number, cell in enumerate(shown) if cell.kind == "code")
     shown[first] = replace(shown[first], source=with_lang_line(shown[first].source, lang))
     return shown

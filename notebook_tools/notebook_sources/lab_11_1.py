@@ -215,7 +215,15 @@ CELLS: list[Cell] = [
         print("wire dict,    constraints:", wire["summary"]["constraints"])
         print("parsed entry, next:       ", parsed.summary.next)
         print("wire dict,    next:       ", wire["summary"]["next"])
-        """
+        """,
+        zh_strings={
+            "added to the dict after parsing": "解析之后追加到 dict",
+            "added to the parsed entry": "追加到解析出的 entry",
+            "parsed entry, constraints:": "解析出的 entry，constraints：",
+            "wire dict,    constraints:": "wire dict，     constraints：",
+            "parsed entry, next:       ": "解析出的 entry，next：       ",
+            "wire dict,    next:       ": "wire dict，     next：       ",
+        },
     ),
     reveal(
         """
@@ -329,7 +337,11 @@ CELLS: list[Cell] = [
         migrated = parse_session_entry(migrate_files_alias(old_draft))
         print("changed_files after migration:", migrated.summary.changed_files)
         print("the old record still says files:", "files" in old_draft["summary"])
-        """
+        """,
+        zh_strings={
+            "changed_files after migration:": "迁移之后的 changed_files：",
+            "the old record still says files:": "旧记录里仍然是 files：",
+        },
     ),
     md(
         """
@@ -426,7 +438,14 @@ CELLS: list[Cell] = [
         print("reopened equals memory:", reopened.entries() == memory.entries())
         print("warnings:", warnings)
         print("last line:", lines[-1])
-        """
+        """,
+        zh_strings={
+            "entries in memory:": "内存中的 entries：",
+            "| lines in the file:": "| 文件中的行数：",
+            "reopened equals memory:": "重新打开后与内存中相同：",
+            "warnings:": "警告：",
+            "last line:": "最后一行：",
+        },
     ),
     md(
         """
@@ -509,7 +528,12 @@ CELLS: list[Cell] = [
             )
         )
         print("entries in memory:", len(memory.entries()))
-        """
+        """,
+        zh_strings={
+            "append compact-1 again": "再次追加 compact-1",
+            "append the old files record": "追加旧的 files 记录",
+            "entries in memory:": "内存中的 entries：",
+        },
     ),
     md(
         """

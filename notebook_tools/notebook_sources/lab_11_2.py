@@ -164,7 +164,7 @@ CELLS: list[Cell] = [
         ## 第 2 步 — 路径中间的 system message
 
         `sys` 出现在任何 user 消息之前。下面这条路径里，一条 system message 来得更晚：
-        `note`（"Prefer small diffs."）挂在 `a2` 后面，而 `u3` 改为挂在 `note` 后面。
+        `note`（"优先做小的改动：每次提交只改一个地方。"）挂在 `a2` 后面，而 `u3` 改为挂在 `note` 后面。
         fixture 的 entries 以 wire dict 的形式重新经过 parser，就像 Store 读取它们那样：
         """,
     ),
@@ -184,6 +184,7 @@ CELLS: list[Cell] = [
         print(views.path_arrow(with_note))
         """,
         zh_comments={"u3 now hangs after note": "u3 改为挂在 note 后面"},
+        zh_strings={"Prefer small diffs.": "优先做小的改动：每次提交只改一个地方。"},
     ),
     md(
         """
@@ -204,7 +205,8 @@ CELLS: list[Cell] = [
         for group in with_note_groups:
             print(group.entry_ids)
         print("same groups as without note:", [g.entry_ids for g in with_note_groups] == [g.entry_ids for g in groups])
-        """
+        """,
+        zh_strings={"same groups as without note:": "与没有 note 时的分组相同："},
     ),
     reveal(
         """
@@ -373,7 +375,11 @@ CELLS: list[Cell] = [
         groups[2].entries[1].message.content[0].arguments["path"] = "changed.ts"
         print("in the group:", groups[2].entries[1].message.content[0].arguments)
         print("on the path: ", calls_on_path.message.content[0].arguments)
-        """
+        """,
+        zh_strings={
+            "in the group:": "组里的 arguments：  ",
+            "on the path: ": "路径上的 arguments：",
+        },
     ),
     reveal(
         """
@@ -512,7 +518,13 @@ CELLS: list[Cell] = [
                 }.items()
             }
         )
-        """
+        """,
+        zh_strings={
+            "call id declared twice": "同一个 call id 声明了两次",
+            "two results for read-1": "read-1 有两个 result",
+            "test-1 never answered": "test-1 一直没有得到回答",
+            "assistant before any user": "assistant 出现在任何 user 之前",
+        },
     ),
     *your_turn_cells(
         "11.2",

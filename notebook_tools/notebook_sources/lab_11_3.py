@@ -152,7 +152,11 @@ CELLS: list[Cell] = [
         print("in the store:         ", [entry.id for entry in store.entries()])
         print("path_to(..., a3):      ", views.path_arrow(path_to(store.entries(), "a3")))
         print("path_to(..., u3-retry):", views.path_arrow(path_to(store.entries(), "u3-retry")))
-        """
+        """,
+        zh_strings={
+            "Run only the JSONL tests.": "只运行 JSONL 的测试。",
+            "in the store:         ": "Store 中的 entries：  ",
+        },
     ),
     md(
         """
@@ -264,7 +268,13 @@ CELLS: list[Cell] = [
         print("request, counted:  ", counted)
         print("left for the reply:", result.tokens.max_tokens - counted)
         print("reserved_output:   ", result.tokens.reserved_output)
-        """
+        """,
+        zh_strings={
+            "request, estimated:": "请求，估算：         ",
+            "request, counted:  ": "请求，provider 计数：",
+            "left for the reply:": "留给回复：           ",
+            "reserved_output:   ": "reserved_output：    ",
+        },
     ),
     md(
         """
@@ -463,7 +473,13 @@ CELLS: list[Cell] = [
             replayed = current_system_message(messages)
             prompt = system_message_text(replayed)
             print(f"{prompt!r:32} sections: {replayed.sections}, tokens: {estimate(replayed)}")
-        """
+        """,
+        zh_strings={
+            "Keep every diff small.": "每次改动都要小：一个 diff 只做一件事。",
+            "{prompt!r:32} sections: {replayed.sections}, tokens: {estimate(replayed)}": (
+                "{prompt!r:32} sections：{replayed.sections}，token 数：{estimate(replayed)}"
+            ),
+        },
     ),
     md(
         """
@@ -655,7 +671,11 @@ CELLS: list[Cell] = [
                 ),
             }
         )
-        """
+        """,
+        zh_strings={
+            "max_tokens infinity": "max_tokens 为无穷大",
+            "estimator returns NaN": "估算器返回 NaN",
+        },
     ),
     md(
         """

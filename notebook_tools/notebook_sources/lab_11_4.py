@@ -224,7 +224,15 @@ CELLS: list[Cell] = [
         print("entries on the path:", len(path))
         print("entry constraints:", compact_1.summary.constraints)
         print("caller's next:    ", summary.next)
-        """
+        """,
+        zh_strings={
+            "added to the caller's summary afterwards": "事后追加到调用者的摘要",
+            "added to the returned entry": "追加到返回的 entry",
+            "path unchanged:": "路径没有变化：",
+            "entries on the path:": "路径上的 entries：",
+            "entry constraints:": "entry 的 constraints：",
+            "caller's next:    ": "调用者的 next：       ",
+        },
     ),
     md(
         """
@@ -366,14 +374,23 @@ CELLS: list[Cell] = [
                 "empty path": create([]),
                 "id a3 is taken": create(path, id="a3"),
                 "first kept patch-2": create(
-                    system_replay_fixture(), id="compact-2", first_kept_entry_id="patch-2"
+                    system_replay_fixture(LANG), id="compact-2", first_kept_entry_id="patch-2"
                 ),
                 "summary with files": create(
                     path, summary={**fixture_summary(LANG).to_wire(), "files": []}
                 ),
             }
         )
-        """
+        """,
+        zh_strings={
+            "first kept a2": "保留起点 a2",
+            "first kept calls": "保留起点 calls",
+            "first kept r-test": "保留起点 r-test",
+            "empty path": "空路径",
+            "id a3 is taken": "id a3 已被占用",
+            "first kept patch-2": "保留起点 patch-2",
+            "summary with files": "摘要带有 files 字段",
+        },
     ),
     md(
         """

@@ -256,7 +256,11 @@ CELLS: list[Cell] = [
         print("compact-2's summary:", summary_text == render_summary(compact_2.summary, labels))
         print("compact-1 still on the path:", any(entry.id == "compact-1" for entry in twice))
         print(summary_text)
-        """
+        """,
+        zh_strings={
+            "compact-2's summary:": "compact-2 的摘要：",
+            "compact-1 still on the path:": "compact-1 仍在路径上：",
+        },
     ),
     md(
         """
@@ -296,7 +300,12 @@ CELLS: list[Cell] = [
         print("compact-1 completed:", compact_1.summary.completed)
         print("compact-2 completed:", compact_2.summary.completed)
         print("carried forward:", set(compact_1.summary.completed) <= set(compact_2.summary.completed))
-        """
+        """,
+        zh_strings={
+            "compact-1 completed:": "compact-1 的 completed：",
+            "compact-2 completed:": "compact-2 的 completed：",
+            "carried forward:": "已接续：",
+        },
     ),
     md(
         """
@@ -348,7 +357,12 @@ CELLS: list[Cell] = [
         again = build_context(twice, **budget, estimate_tokens=estimate, summary_labels=labels)
         print("next build unaffected:", again == second)
         print("session unchanged:", compact_2.summary == second_summary(LANG))
-        """
+        """,
+        zh_strings={
+            "equal results:": "两次结果相等：",
+            "next build unaffected:": "下一次构建不受影响：",
+            "session unchanged:": "session 没有改变：",
+        },
     ),
     md(
         """
@@ -476,7 +490,8 @@ CELLS: list[Cell] = [
         print("step:", state.step, "| kept_entry_ids:", state.kept_entry_ids, "| reason:", state.reason)
         display(explorer.state_frame())
         views.bar_frame(state.bar)
-        """
+        """,
+        zh_strings={"step:": "所选步骤："},
     ),
     code("explorer.figure()"),
     md(
@@ -504,7 +519,7 @@ CELLS: list[Cell] = [
         """
         from course_lib import current_system_prompt, system_replay_fixture
 
-        replay = system_replay_fixture()
+        replay = system_replay_fixture(LANG)
         print(views.path_arrow(replay))
         for entry in replay:
             if entry.id in ("sys", "patch-1", "patch-2"):
@@ -525,11 +540,15 @@ CELLS: list[Cell] = [
         zh="""
         这些消息不是本章的那十条，所以测试估算器的表里没有它们的数字。本章没有给出这些数；
         本工作簿选用按文本每 4 个字符收 1 个 token，向上取整（pi 自己的粗略规则），摘要
-        消息仍是 5。`u1` 的文本是 `"Start the refactor."`，19 个字符，所以是 5 个 token。
+        消息仍是 5。中文版的每条文本都和英文版对应的文本一样长，所以两个版本的数字一样。
+        `u1` 的文本是 `"开始重构：先把解析器拆成几个小的模块。"`，19 个字符，所以是 5 个 token。
         估算器也接受纯文本：
         """,
     ),
-    code('print(len("Start the refactor."), estimate("Start the refactor."))'),
+    code(
+        'print(len("Start the refactor."), estimate("Start the refactor."))',
+        zh_strings={"Start the refactor.": "开始重构：先把解析器拆成几个小的模块。"},
+    ),
     md(
         """
         **Predict first.** `build_context` gives the model one system message at the
@@ -562,7 +581,7 @@ CELLS: list[Cell] = [
         原位出现」: `patch-2` is folded into the head and does not appear in place.
         """,
         zh="""
-        `content` 是 `"BASE\\n\\nPrefer small diffs."`，`rules` 是 `"RULE v2"`，timestamp 是
+        `content` 是 `"基础提示\\n\\n优先做小的改动：每次提交只改一个地方。"`，`rules` 是 `"规则版本 v2"`，timestamp 是
         `sys` 的（1）。后面是摘要和 `u2, a2, u3, a3`。本章：「replayedSystemMessage() 读取的
         是整条 active path，包括 compaction 之前的部分」：*整条*路径的 system message 按顺序
         重放，content 依次追加（`patch-1` 的是空的），`rules` 被 `patch-1` 覆盖，timestamp
@@ -634,7 +653,7 @@ CELLS: list[Cell] = [
         zh="""
         ### 练习 11.5-q4 — 没有 `patch-1` 时
 
-        取同一条路径，但去掉 `patch-1`（把 `rules` 设为 `"RULE v2"` 的那条 entry）。重放
+        取同一条路径，但去掉 `patch-1`（把 `rules` 设为 `"规则版本 v2"` 的那条 entry）。重放
         出的 system message 给出什么 prompt 文本（这些消息的 `current_system_prompt`）？
         用字符串作答，换行写作 `"\\n"`。
         """,

@@ -152,7 +152,10 @@ CELLS: list[Cell] = [
         print(views.path_arrow(continued))
         print("the ten fixture entries come first, unchanged:", continued[:10] == path)
         styled_fixture_frame(continued, estimate, uuid="continued")
-        """
+        """,
+        zh_strings={
+            "the ten fixture entries come first, unchanged:": "fixture 的十条 entries 仍在最前面，没有改变：",
+        },
     ),
     md(
         """
@@ -183,10 +186,11 @@ CELLS: list[Cell] = [
         labels = summary_labels(LANG)  # this edition's labels
         message = summary_message(compact_1, labels)
         print("role:", message.role)
-        print("timestamp:", message.timestamp, "| compact-1's timestamp:", compact_1.timestamp)
+        print("timestamp:", message.timestamp, "| timestamp of compact-1:", compact_1.timestamp)
         print(text_of(message))
         """,
         zh_comments={"this edition's labels": "本版本的标签"},
+        zh_strings={"| timestamp of compact-1:": "| compact-1 的 timestamp："},
     ),
     reveal(
         """
@@ -234,7 +238,10 @@ CELLS: list[Cell] = [
         本工作簿选用 5 作为任何摘要消息的成本：
         """,
     ),
-    code('print("summary tokens:", estimate(message), estimate(summary_message(compact_1)))'),
+    code(
+        'print("summary tokens:", estimate(message), estimate(summary_message(compact_1)))',
+        zh_strings={"summary tokens:": "摘要的 token 数："},
+    ),
     md(
         """
         ## Step 2 — restore with the chapter's budget
@@ -326,7 +333,12 @@ CELLS: list[Cell] = [
         print("kept_entry_ids:", restored.kept_entry_ids)
         print("messages before the kept entries:", views.head_size(restored))
         views.messages_frame(restored, estimate)
-        """
+        """,
+        zh_strings={
+            "roles:": "各消息的 role：",
+            "messages[1] is the summary:": "messages[1] 是摘要：",
+            "messages before the kept entries:": "保留的 entries 之前的消息数：",
+        },
     ),
     md(
         "`tokens.messages` = summary + kept groups = 5 + 7:",

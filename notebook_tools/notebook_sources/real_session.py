@@ -148,7 +148,15 @@ CELLS: list[Cell] = [
         print(f"{SAMPLE.name}: pi format v{source.version}, {source.records:,} lines")
         print(f"course entries: {len(imported.entries):,}, leaf: {imported.leaf_id}")
         views.pi_source_frame(source)
-        """
+        """,
+        zh_strings={
+            "{SAMPLE.name}: pi format v{source.version}, {source.records:,} lines": (
+                "{SAMPLE.name}：pi 格式 v{source.version}，{source.records:,} 行"
+            ),
+            "course entries: {len(imported.entries):,}, leaf: {imported.leaf_id}": (
+                "课程 entries：{len(imported.entries):,}，leaf：{imported.leaf_id}"
+            ),
+        },
     ),
     md(
         """
@@ -165,11 +173,16 @@ CELLS: list[Cell] = [
     ),
     answer(
         """
+        lines = source.entry_counts["message"]
         messages = sum(entry.type == "message" for entry in imported.entries)
-        print(f"message lines in the file: {source.entry_counts['message']:,}")
+        print(f"message lines in the file: {lines:,}")
         print(f"course message entries:    {messages:,}")
         views.entry_counts_frame(imported.entries)
-        """
+        """,
+        zh_strings={
+            "message lines in the file: {lines:,}": "文件里的 message 行：  {lines:,}",
+            "course message entries:    {messages:,}": "课程 message entries： {messages:,}",
+        },
     ),
     reveal(
         """
@@ -256,7 +269,12 @@ CELLS: list[Cell] = [
         sizes = views.interaction_sizes_frame(path, {"tokens": chars})
         users = sum(entry.type == "message" and entry.message.role == "user" for entry in path)
         print(f"active path: {len(path):,} entries, {users} user messages, {len(sizes)} interactions")
-        """
+        """,
+        zh_strings={
+            "active path: {len(path):,} entries, {users} user messages, {len(sizes)} interactions": (
+                "活动路径：{len(path):,} 条 entry，{users} 条 user 消息，{len(sizes)} 个交互"
+            ),
+        },
     ),
     reveal(
         """
@@ -341,11 +359,20 @@ CELLS: list[Cell] = [
             label="pi's compaction threshold",
         )
         bottom.set_xlabel("interaction")
-        bottom.set_ylabel("tokens")
+        bottom.set_ylabel("token count")
         bottom.legend(loc="upper left", fontsize=8)
-        figure.subplots_adjust(left=0.1, right=0.98, bottom=0.1, top=0.94, hspace=0.12)
+        figure.subplots_adjust(left=0.1, right=0.98, bottom=0.1, top=0.935, hspace=0.12)
         figure
-        """
+        """,
+        zh_strings={
+            "tokens (chars / 4)": "token（字符数 / 4）",
+            "tokens per interaction, oldest to newest": "每个交互的 token，从最早到最新",
+            "history so far (chars / 4)": "到此为止的历史（字符数 / 4）",
+            "provider's count, largest call": "provider 的计数，最大的一次调用",
+            "pi's compaction threshold": "pi 的 compaction 阈值",
+            "interaction": "交互",
+            "token count": "token 数",
+        },
     ),
     md(
         "The data the plot draws, one row per interaction:",
@@ -374,9 +401,11 @@ CELLS: list[Cell] = [
         """
         pi_budget = {"max_tokens": DEFAULT_MAX_TOKENS, "reserved_output": DEFAULT_RESERVED_OUTPUT}
         at_pi = build_context(path, **pi_budget, estimate_tokens=chars)
-        print(f"the whole history: {sizes['tokens'].sum():,} tokens")
+        history = sizes["tokens"].sum()
+        print(f"the whole history: {history:,} tokens")
         views.deduction_frame(at_pi)
-        """
+        """,
+        zh_strings={"the whole history: {history:,} tokens": "整段历史：{history:,} 个 token"},
     ),
     md(
         """
@@ -395,7 +424,10 @@ CELLS: list[Cell] = [
         print(f"kept: {kept[0]} .. {kept[-1]} ({len(kept):,} message entries)")
         print("reason:", at_pi.reason)
         views.projection_frame(at_pi.tokens)
-        """
+        """,
+        zh_strings={
+            "kept: {kept[0]} .. {kept[-1]} ({len(kept):,} message entries)": "保留：{kept[0]} .. {kept[-1]}（{len(kept):,} 条 message entry）"
+        },
     ),
     reveal(
         """
@@ -465,7 +497,12 @@ CELLS: list[Cell] = [
         print("the first kept entry is a", path[start].message.role, "message")
         around_cut = path[start - 3 : start + 3]
         views.fixture_frame(around_cut, chars, groups=False).assign(sent=[entry.id in kept for entry in around_cut])
-        """
+        """,
+        zh_strings={
+            "kept: {kept[0]} .. {kept[-1]} ({len(kept):,} message entries)": "保留：{kept[0]} .. {kept[-1]}（{len(kept):,} 条 message entry）",
+            "the first kept entry is a": "保留起点是一条",
+            "message": "消息",
+        },
     ),
     reveal(
         """
@@ -511,9 +548,16 @@ CELLS: list[Cell] = [
         axes.set_xlabel("interaction (the walk starts at the newest, on the right)")
         axes.set_ylabel("tokens, newest first")
         axes.set_title("max_tokens=50,000: green groups are kept, grey groups are left out", fontsize=10)
-        figure.subplots_adjust(left=0.1, right=0.98, bottom=0.17, top=0.88)
+        figure.subplots_adjust(left=0.1, right=0.98, bottom=0.17, top=0.881)
         figure
-        """
+        """,
+        zh_strings={
+            "interaction (the walk starts at the newest, on the right)": "交互（从右边最新的一组开始往回走）",
+            "tokens, newest first": "token，从最新的一组起累计",
+            "max_tokens=50,000: green groups are kept, grey groups are left out": (
+                "max_tokens=50,000：绿色的组被保留，灰色的组被留在外面"
+            ),
+        },
     ),
     code(
         """
@@ -587,7 +631,17 @@ CELLS: list[Cell] = [
         threshold = DEFAULT_MAX_TOKENS - DEFAULT_RESERVED_OUTPUT
         print(f"largest context the provider reported: {peak:,} tokens")
         print(f"pi's default threshold for automatic compaction: {threshold:,} tokens")
-        """
+        """,
+        zh_strings={
+            "compaction lines in the file:": "文件里的 compaction 行：",
+            "pi never compacted this session, so there is no pi cut to compare with.": (
+                "pi 从未压缩过这个 session，所以没有 pi 的切点可以比较。"
+            ),
+            "largest context the provider reported: {peak:,} tokens": "provider 报告的最大上下文：{peak:,} 个 token",
+            "pi's default threshold for automatic compaction: {threshold:,} tokens": (
+                "pi 自动 compaction 的默认阈值：{threshold:,} 个 token"
+            ),
+        },
     ),
     md(
         """
@@ -619,7 +673,7 @@ CELLS: list[Cell] = [
             ],
             "decisions": [],
             "changedFiles": [],
-            "unresolved": ["What happened in them is not summarised: a real summary is a model's job"],
+            "unresolved": ["What happened in them is not summarised: a real summary is made by a model"],
             "next": [],
         }
         compaction = create_compaction_entry(
@@ -631,7 +685,24 @@ CELLS: list[Cell] = [
             tokens_before=views.untrimmed_message_tokens(path, chars),
         )
         views.entry_fields_frame(compaction)
-        """
+        """,
+        # Each Chinese text is about as long as its English one, so that the stand-in
+        # costs the same by characters / 4 in both editions (every number stays the same).
+        zh_strings={
+            "Stand-in summary written by this notebook, not by pi or a model": (
+                "替身摘要：由本 notebook 写出，不是 pi 或模型写的；真正的摘要要由模型根据被留在外面的"
+                "交互写出，这里只关心它的 token 成本"
+            ),
+            "Interactions 1-{len(left_out)} ({left_out[0].entry_ids[0]} .. ": "交互 1-{len(left_out)}（{left_out[0].entry_ids[0]} .. ",
+            "{left_out[-1].entry_ids[-1]}) are left out of the context": (
+                "{left_out[-1].entry_ids[-1]}）被留在上下文之外：它们仍在 session 文件里，只是不再发给模型，"
+                "由这份摘要代替它们进入上下文"
+            ),
+            "What happened in them is not summarised: a real summary is made by a model": (
+                "这些交互里发生了什么，这里没有总结：写出真正的摘要是模型的工作，它要读完被留在外面的"
+                "全部消息，这不在本章范围之内"
+            ),
+        },
     ),
     md(
         """
@@ -782,7 +853,15 @@ CELLS: list[Cell] = [
         axes.legend(fontsize=8)
         figure.subplots_adjust(left=0.13, right=0.97, bottom=0.11, top=0.97)
         figure
-        """
+        """,
+        zh_strings={
+            "{len(priced)} of {len(real_tokens)} messages drawn; {len(real_tokens) - len(priced)} cost 0 under both": (
+                "{len(priced)} / {len(real_tokens)} 条消息画在图上；"
+                "{len(real_tokens) - len(priced)} 条在两种估算下成本都是 0"
+            ),
+            "chars / 4 (pi's heuristic)": "字符数 / 4（pi 的启发式）",
+            "BPE tokens (o200k_base)": "BPE token（o200k_base）",
+        },
     ),
     md(
         """
@@ -803,10 +882,17 @@ CELLS: list[Cell] = [
         sent = real_tokens[real_tokens["entry id"].isin(at_small.kept_entry_ids)]
         ratio = real_tokens["bpe"].sum() / real_tokens["chars"].sum()
         print(f"allowance for messages:       {allowance:,}")
-        print(f"the kept messages, chars / 4: {sent['chars'].sum():,}")
-        print(f"the same messages, BPE:       {sent['bpe'].sum():,}")
+        kept_chars, kept_bpe = sent["chars"].sum(), sent["bpe"].sum()
+        print(f"the kept messages, chars / 4: {kept_chars:,}")
+        print(f"the same messages, BPE:       {kept_bpe:,}")
         print(f"BPE / chars over the file:    {ratio:.3f}")
-        """
+        """,
+        zh_strings={
+            "allowance for messages:       {allowance:,}": "消息额度：               {allowance:,}",
+            "the kept messages, chars / 4: {kept_chars:,}": "保留的消息，字符数 / 4： {kept_chars:,}",
+            "the same messages, BPE:       {kept_bpe:,}": "同样的消息，BPE：        {kept_bpe:,}",
+            "BPE / chars over the file:    {ratio:.3f}": "整个文件的 BPE / 字符数：{ratio:.3f}",
+        },
     ),
     reveal(
         """
@@ -849,8 +935,16 @@ CELLS: list[Cell] = [
         sent = real_tokens[real_tokens["entry id"].isin(with_margin.kept_entry_ids)]
         print(f"safety_margin: {margin:,}")
         print(f"first kept:    {with_margin.kept_entry_ids[0]}")
-        print(f"the kept messages, BPE: {sent['bpe'].sum():,} of the {allowance:,} without a margin")
-        """
+        kept_bpe = sent["bpe"].sum()
+        print(f"the kept messages, BPE: {kept_bpe:,} of the {allowance:,} without a margin")
+        """,
+        zh_strings={
+            "safety_margin: {margin:,}": "安全余量 safety_margin：{margin:,}",
+            "first kept:    {with_margin.kept_entry_ids[0]}": "保留起点：              {with_margin.kept_entry_ids[0]}",
+            "the kept messages, BPE: {kept_bpe:,} of the {allowance:,} without a margin": (
+                "保留的消息按 BPE 计：{kept_bpe:,}，不留安全余量时的消息额度是 {allowance:,}"
+            ),
+        },
     ),
     md(
         """
@@ -952,16 +1046,17 @@ CELLS: list[Cell] = [
         ```
 
         上面的每一步都可以把 `imported` 换成 `mine` 来运行。也可以在仓库根目录让命令行一次
-        给出同样的报告：
+        给出同样的报告（加上 `--lang zh`，表格报告就用中文；JSON 报告总是英文的）：
 
         ```bash
-        .venv/bin/course-lab inspect FILE
-        .venv/bin/course-lab inspect FILE --max-tokens 50000 --estimator bpe
+        .venv/bin/course-lab inspect FILE --lang zh
+        .venv/bin/course-lab inspect FILE --max-tokens 50000 --estimator bpe --lang zh
         .venv/bin/course-lab inspect FILE --format json
         ```
 
         下一个单元格以第 5 步的 50,000 token 窗口在样例上运行 `course-lab inspect`（在样例
-        所在的文件夹里运行，所以报告里只有文件名），并显示它打印的内容。注意它的扣除表、
+        所在的文件夹里运行，所以报告里只有文件名；本版本加上了 `--lang zh`），并显示它打印的
+        内容。注意它的扣除表、
         账本和保留范围都与第 5 步相同。
         """,
     ),
@@ -974,10 +1069,11 @@ CELLS: list[Cell] = [
 
         printed = io.StringIO()
         with contextlib.chdir(SAMPLE.parent), contextlib.redirect_stdout(printed):
-            status = course_lab(["inspect", SAMPLE.name, "--max-tokens", "50000"])
+            status = course_lab(["inspect", SAMPLE.name, "--max-tokens", "50000", "--lang", LANG])
         print(printed.getvalue(), end="")
         print("exit status:", status)
-        """
+        """,
+        zh_strings={"exit status:": "退出状态："},
     ),
     key_points_cell(LESSON),
 ]

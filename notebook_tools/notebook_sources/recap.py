@@ -382,7 +382,7 @@ CELLS: list[Cell] = [
     ),
     code(
         """
-        replay_path = system_replay_fixture()
+        replay_path = system_replay_fixture(LANG)
         print(views.path_arrow(replay_path))
         replayed = build_context(
             replay_path, max_tokens=1000, estimate_tokens=estimate, summary_labels=labels

@@ -6,7 +6,7 @@ from collections.abc import Collection, Sequence
 
 from course_lib.track.catalogue import TS_TO_PYTHON
 
-from .cells import Cell, Lang, Lesson, code, key_points_cell, lesson_cell, md
+from .cells import Cell, Lang, Lesson, code, edition_file_name, key_points_cell, lesson_cell, md
 
 TRANSLATED = True
 
@@ -62,7 +62,7 @@ def _english_list(names: Sequence[str]) -> str:
 def _chinese_list(names: Sequence[str], chinese: Collection[str]) -> str:
     """Links to the Chinese editions; a notebook not yet translated links its English one."""
     return "\n".join(
-        f"{number}. [{TITLES[name][1]}](./{name})"
+        f"{number}. [{TITLES[name][1]}](./{edition_file_name(name, 'zh')})"
         if name in chinese
         else f"{number}. [{TITLES[name][1]}](../{name})（尚未翻译，链接到英文版）"
         for number, name in enumerate(names, 1)
@@ -75,7 +75,7 @@ def notebook_list(names: Sequence[str], chinese: Collection[str]) -> Cell:
     return md(
         "## The notebooks\n\n"
         "Read them in this order. The same notebooks in Chinese, with the same code "
-        "and the same numbers: [中文版](./zh/00-start-here.ipynb).\n\n" + _english_list(after),
+        "and the same numbers: [中文版](./zh/zh-00-start-here.ipynb).\n\n" + _english_list(after),
         zh="## Notebook 列表\n\n"
         "按这个顺序阅读。同样的 notebook 的英文版，代码与数字完全相同："
         "[English edition](../00-start-here.ipynb)。\n\n" + _chinese_list(after, chinese),
@@ -110,7 +110,7 @@ LESSON = Lesson(
         "本章的验收测试是 5 个实验中的 15 项检查；迁移练习的 3 项检查在它们之外。",
         "Python 名字就是本章的词改写成 snake_case；JSONL 文件保留 camelCase 键，所以同一个"
         "session 文件在两门课程里读起来完全一样。",
-        "`course-lab practice 11` 一次性写出你的练习包；"
+        "`course-lab practice 11 --lang zh` 一次性写出你的练习包；"
         "`course-lab check <lab> --impl practice/ch11` 检查其中的一个实验。",
     ),
 )
@@ -246,7 +246,7 @@ BEFORE_THE_LIST: list[Cell] = [
         * 消息被分成**交互**（interaction），整体保留或整体丢弃，所以任何 tool call
           都不会丢掉它的 result（实验 11.2）；
         * **预算**先扣除固定成本，再保留放得下的最新几组（实验 11.3）；
-        * **compaction（压缩）**追加一份结构化的七字段摘要，而不是删除任何记录
+        * **compaction**（压缩）追加一份结构化的七字段摘要，而不是删除任何记录
           （实验 11.1、11.4），下一次投影从最新的摘要开始（实验 11.5）。
 
         每个实验 notebook 都使用本章十条 entry 的 fixture，所以每个数字
@@ -297,7 +297,14 @@ AFTER_THE_LIST: list[Cell] = [
         "The checks of all labs together are the chapter's acceptance test:",
         zh="所有实验的检查合在一起，就是本章的验收测试：",
     ),
-    code('print(f"{sum(LAB_CHECK_COUNTS.values())} checks in {len(LAB_CHECK_COUNTS)} labs")'),
+    code(
+        'print(f"{sum(LAB_CHECK_COUNTS.values())} checks in {len(LAB_CHECK_COUNTS)} labs")',
+        zh_strings={
+            "{sum(LAB_CHECK_COUNTS.values())} checks in {len(LAB_CHECK_COUNTS)} labs": (
+                "{sum(LAB_CHECK_COUNTS.values())} 项检查，分布在 {len(LAB_CHECK_COUNTS)} 个实验中"
+            )
+        },
+    ),
     md(
         "## The chapter's names in Python\n\n"
         "The chapter's code is TypeScript; this workbook's is Python. Functions,\n"
@@ -335,7 +342,7 @@ AFTER_THE_LIST: list[Cell] = [
         * **Predict first** questions: the question comes first. The cell under it computes the
           answer inside a closed *Show the answer* block, which stays closed after
           *Run All*. Write your prediction down, then click it; the explanation
-          after it opens the same way.
+          after it opens the same way, under *Show the explanation*.
         * **Exercises.** Most apply a rule to new numbers: a cell holds
           `answer_q1 = ...`; replace the `...` with your answer and run it, then
           run the check cell under it. `○` means not answered yet, `✓` correct,
@@ -357,7 +364,8 @@ AFTER_THE_LIST: list[Cell] = [
         在十条 entry 的 fixture 上分小步走完本章的一部分，并要求你先想、再看：
 
         * **先预测**的问题：问题在前。它下面的单元格计算答案，答案放在一个关闭的*显示答案*块里，
-          *Run All* 之后它仍然关闭。先写下你的预测，再点击它；之后的解释也这样打开。
+          *Run All* 之后它仍然关闭。先写下你的预测，再点击它；之后的讲解也这样打开，
+          点击*显示讲解*。
         * **练习。** 多数练习把一条规则用到新的数字上：一个单元格写着
           `answer_q1 = ...`；把 `...` 换成你的答案并运行，再运行它下面的检查单元格。
           `○` 表示尚未作答，`✓` 表示正确，`✗` 附带一条提示，告诉你该回头看什么（从不

@@ -172,7 +172,13 @@ CELLS: list[Cell] = [
         imports = {path.name: import_session(path) for path in SAMPLES}
         for name, imported in imports.items():
             print(f"{name}: {imported.label} ({imported.format}), {len(imported.entries):,} entries, leaf {imported.leaf_id}")
-        """
+        """,
+        zh_strings={
+            "{name}: {imported.label} ({imported.format}), {len(imported.entries):,} entries, leaf {imported.leaf_id}": (
+                "{name}：{imported.label}（{imported.format}），{len(imported.entries):,} 条 entry，"
+                "leaf 是 {imported.leaf_id}"
+            ),
+        },
     ),
     md(
         """
@@ -221,7 +227,13 @@ CELLS: list[Cell] = [
         for imported in imports.values():
             result = build_context(imported.active_path(), **BUDGET)
             print(f"{imported.label}: available_for_messages {result.tokens.available_for_messages:,}, messages cost {result.tokens.messages:,}")
-        """
+        """,
+        zh_strings={
+            "{imported.label}: available_for_messages {result.tokens.available_for_messages:,}, messages cost {result.tokens.messages:,}": (
+                "{imported.label}：消息额度 available_for_messages {result.tokens.available_for_messages:,}，"
+                "消息的成本 {result.tokens.messages:,}"
+            ),
+        },
     ),
     md(
         """
@@ -317,7 +329,10 @@ CELLS: list[Cell] = [
             if not imported.compactions:
                 print(f"{imported.label} never compacted this session.")
         compactions
-        """
+        """,
+        zh_strings={
+            "{imported.label} never compacted this session.": "{imported.label} 从未压缩过这个 session。"
+        },
     ),
     md(
         """
@@ -464,7 +479,7 @@ CELLS: list[Cell] = [
         panels = figure.subplots(1, len(usage))
         for axes, imported in zip(panels, imports.values(), strict=True):
             rows = usage[imported.label]
-            axes.plot(rows["group"], rows["prompt (agent)"], ".-", color="#dc2626", label="prompt (agent)")
+            axes.plot(rows["group"], rows["prompt (agent)"], ".-", color="#dc2626", label="prompt (agent's count)")
             axes.plot(rows["group"], rows["context (chapter)"], ".-", color="#1f2937", label="context (chapter, chars / 4)")
             for last_before in views.compaction_groups(imported):
                 axes.axvline(last_before + 0.5, color="#6b7280", linestyle="--", linewidth=1)
@@ -476,9 +491,15 @@ CELLS: list[Cell] = [
             axes.yaxis.set_minor_formatter(NullFormatter())
         panels[0].set_ylabel("tokens (log scale)")
         panels[0].legend(loc="lower right", fontsize=8)
-        figure.subplots_adjust(left=0.09, right=0.98, bottom=0.15, top=0.9, wspace=0.35)
+        figure.subplots_adjust(left=0.09, right=0.98, bottom=0.15, top=0.895, wspace=0.35)
         figure
-        """
+        """,
+        zh_strings={
+            "prompt (agent's count)": "prompt（agent 计数）",
+            "context (chapter, chars / 4)": "上下文（本章估算，字符数 / 4）",
+            "interaction": "交互",
+            "tokens (log scale)": "token（对数刻度）",
+        },
     ),
     md(
         "The data the chart draws, one table per agent:",
@@ -542,6 +563,11 @@ CELLS: list[Cell] = [
             # the commented-out code stays code in both editions
             CLAUDE_CODE_LINE: CLAUDE_CODE_LINE,
             CODEX_LINE: CODEX_LINE,
+        },
+        zh_strings={
+            "MY_SESSION is not set: every table above shows the samples in data/.": (
+                "没有设置 MY_SESSION：上面每张表显示的都是 data/ 里的样例。"
+            ),
         },
     ),
     md(

@@ -152,7 +152,8 @@ CELLS: list[Cell] = [
         result = build_context(path, **budget, estimate_tokens=estimate)
         print("build_context keeps:", result.kept_entry_ids)
         print("reason:", result.reason)
-        """
+        """,
+        zh_strings={"build_context keeps:": "build_context 保留："},
     ),
     reveal(
         """
@@ -180,7 +181,8 @@ CELLS: list[Cell] = [
         print("ledger:       ", from_ledger)
         print("build_context:", result.kept_entry_ids)
         print("agree:", from_ledger == result.kept_entry_ids)
-        """
+        """,
+        zh_strings={"ledger:       ": "账本：         ", "agree:": "两者一致："},
     ),
     *exercise_cells(
         "transfer-q1",
@@ -232,7 +234,11 @@ CELLS: list[Cell] = [
         print("total:", result.tokens.total, "> max_tokens:", result.tokens.max_tokens)
         from_ledger = [entry_id for row in rows if row.status != "trimmed" for entry_id in row.entry_ids]
         print("groups not trimmed hold kept_entry_ids:", from_ledger == result.kept_entry_ids)
-        """
+        """,
+        zh_strings={
+            "build_context keeps:": "build_context 保留：",
+            "groups not trimmed hold kept_entry_ids:": "没有被裁掉的各组正好是 kept_entry_ids：",
+        },
     ),
     reveal(
         """
@@ -361,7 +367,8 @@ CELLS: list[Cell] = [
         print("kept_entry_ids:", after.kept_entry_ids)
         print("available_for_messages:", after.tokens.available_for_messages)
         print("tokens.messages:", after.tokens.messages)
-        """
+        """,
+        zh_strings={"u2 opens:": "u2 所在的组："},
     ),
     reveal(
         """
@@ -516,7 +523,12 @@ CELLS: list[Cell] = [
                 print("agrees with your build_context:", bool(yours["agree"].all()))
                 print("same statuses as the reference:", yours["statuses"].equals(reference["statuses"]))
                 display(yours)
-        """
+        """,
+        zh_strings={
+            "Not yet: {error}.": "还没有完成：{error}。",
+            "agrees with your build_context:": "与你的 build_context 一致：",
+            "same statuses as the reference:": "状态与参考实现相同：",
+        },
     ),
     md(
         """
@@ -542,7 +554,8 @@ CELLS: list[Cell] = [
         )
         print("all agree:", bool(agreement["agree"].all()))
         agreement
-        """
+        """,
+        zh_strings={"all agree:": "全部一致："},
     ),
     md(
         """

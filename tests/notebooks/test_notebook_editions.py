@@ -12,18 +12,19 @@ must have a Chinese edition.
 
 from __future__ import annotations
 
+import ast
 import base64
 import html as html_module
 import importlib
 import importlib.util
 import io
 import re
-import sys
+import tokenize
 from pathlib import Path
-from types import ModuleType
 
 import nbformat
 import pytest
+from notebook_builder import load_builder
 
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = ROOT / "notebook_tools"
@@ -31,23 +32,19 @@ NOTEBOOKS = ROOT / "notebooks"
 CHINESE_DIR = NOTEBOOKS / "zh"
 
 
-def _load_builder() -> ModuleType:
-    """Import ``build.py`` by its path (a module named ``build`` could shadow another one)."""
-    if str(TOOLS) not in sys.path:
-        sys.path.insert(0, str(TOOLS))  # build.py imports ``notebook_sources`` next to it
-    spec = importlib.util.spec_from_file_location("notebook_build", TOOLS / "build.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-builder = _load_builder()
+builder = load_builder()
 sources = importlib.import_module("notebook_sources")
 cells = importlib.import_module("notebook_sources.cells")
 NAMES = list(builder.NOTEBOOKS)
 TRANSLATED = [name for name in NAMES if getattr(sources.SOURCES[name], "TRANSLATED", False)]
-BOTH = [name for name in NAMES if (CHINESE_DIR / name).is_file()]
+
+
+def zh_name(name: str) -> str:
+    """The Chinese edition's file name (``zh-01-....ipynb``): a tab a reader tells apart."""
+    return cells.edition_file_name(name, "zh")
+
+
+BOTH = [name for name in NAMES if (CHINESE_DIR / zh_name(name)).is_file()]
 """The notebooks stored in both editions (every translated one, once they are built)."""
 
 LANG_LINE = re.compile(r'^LANG = "(en|zh)"', re.MULTILINE)
@@ -71,7 +68,7 @@ def read(path: Path) -> nbformat.NotebookNode:
 
 
 def editions(name: str) -> tuple[nbformat.NotebookNode, nbformat.NotebookNode]:
-    return read(NOTEBOOKS / name), read(CHINESE_DIR / name)
+    return read(NOTEBOOKS / name), read(CHINESE_DIR / zh_name(name))
 
 
 def without_comments(source: str) -> str:
@@ -88,7 +85,8 @@ def output_text(output: nbformat.NotebookNode) -> str:
     if output.output_type == "stream":
         return output.text
     data = output.get("data", {})
-    return "\n".join(data.get(mime, "") for mime in ("text/plain", "text/html"))
+    shown = html_module.unescape(data.get("text/html", ""))  # &#x27; is a quote, not a 27
+    return "\n".join((data.get("text/plain", ""), shown))
 
 
 def numbers(cell: nbformat.NotebookNode) -> list[str]:
@@ -118,7 +116,7 @@ def code_pairs(name: str) -> list[tuple[nbformat.NotebookNode, nbformat.Notebook
 
 
 def test_every_translated_source_has_its_chinese_edition() -> None:
-    missing = [name for name in TRANSLATED if not (CHINESE_DIR / name).is_file()]
+    missing = [name for name in TRANSLATED if not (CHINESE_DIR / zh_name(name)).is_file()]
     assert missing == [], (
         f"no Chinese edition of {missing}: run `.venv/bin/python notebook_tools/build.py`"
     )
@@ -128,7 +126,8 @@ def test_every_translated_source_has_its_chinese_edition() -> None:
 
 
 def test_a_chinese_edition_exists_only_for_a_translated_source() -> None:
-    extra = [path.name for path in CHINESE_DIR.glob("*.ipynb") if path.name not in TRANSLATED]
+    translated = {zh_name(name) for name in TRANSLATED}
+    extra = [path.name for path in CHINESE_DIR.glob("*.ipynb") if path.name not in translated]
     assert extra == [], f"{extra}: their source does not say TRANSLATED = True"
 
 
@@ -142,15 +141,63 @@ def test_both_editions_have_the_same_cells(name: str) -> None:
     assert [c.metadata for c in english.cells] == [c.metadata for c in chinese.cells]
 
 
+STRING_TOKENS = {tokenize.STRING, getattr(tokenize, "FSTRING_MIDDLE", tokenize.STRING)}
+
+
+def code_tokens(source: str) -> list[tuple[int, str]]:
+    """The code's tokens (type, text) without comments, blank lines or the ``LANG`` value."""
+    code = without_comments(source)
+    readline = io.StringIO(cells._magic_free(code) + "\n").readline
+    skipped = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.ENDMARKER}
+    return [(t.type, t.string) for t in tokenize.generate_tokens(readline) if t.type not in skipped]
+
+
+def code_shape(source: str) -> tuple[str, list[str]]:
+    """The code's syntax tree with its strings taken out, and the strings, in order.
+
+    A syntax tree, not tokens: the build formats each edition's code with ruff,
+    and a Chinese string (two columns a character) may wrap a call that its
+    English twin leaves on one line. An f-string's text is its literal parts.
+    """
+    tree = ast.parse(cells._magic_free(without_comments(source)))
+    nodes = list(ast.walk(tree))
+    in_f_string = {
+        id(part) for node in nodes if isinstance(node, ast.JoinedStr) for part in node.values
+    }
+    strings: list[str] = []
+    for node in nodes:
+        if isinstance(node, ast.JoinedStr):
+            parts = [part for part in node.values if isinstance(part, ast.Constant)]
+            strings.append("{}".join(str(part.value) for part in parts))
+        elif (
+            isinstance(node, ast.Constant)
+            and type(node.value) is str
+            and id(node) not in in_f_string
+        ):
+            strings.append(node.value)
+            node.value = ""
+    for node in nodes:
+        if isinstance(node, ast.JoinedStr):
+            node.values = [part for part in node.values if not isinstance(part, ast.Constant)]
+    return ast.dump(tree), strings
+
+
 @pytest.mark.parametrize("name", BOTH)
 def test_both_editions_run_the_same_code(name: str) -> None:
+    """The same code; only a string a reader sees may differ, written in Chinese (zh_strings)."""
     for en, zh in code_pairs(name):
-        assert without_comments(zh.source) == without_comments(en.source), en.id
+        (english, english_strings), (chinese, chinese_strings) = map(
+            code_shape, (en.source, zh.source)
+        )
+        assert chinese == english, en.id
+        for en_text, zh_text in zip(english_strings, chinese_strings, strict=True):
+            if en_text != zh_text:  # written in Chinese, or in signs alone (" of " -> " / ")
+                assert CJK.search(zh_text) or not re.search("[A-Za-z]", zh_text), (en.id, zh_text)
 
 
 @pytest.mark.parametrize("name", BOTH)
 def test_lang_is_set_once_in_the_first_code_cell(name: str) -> None:
-    for path, lang in ((NOTEBOOKS / name, "en"), (CHINESE_DIR / name, "zh")):
+    for path, lang in ((NOTEBOOKS / name, "en"), (CHINESE_DIR / zh_name(name), "zh")):
         code = [c for c in read(path).cells if c.cell_type == "code"]
         assert LANG_LINE.findall(code[0].source) == [lang], path
         assert all(not LANG_LINE.search(c.source) for c in code[1:]), path
@@ -166,9 +213,9 @@ def test_both_editions_show_the_same_numbers(name: str) -> None:
 def test_both_editions_draw_the_same_charts(name: str) -> None:
     """The same charts in the same places and heights; the Chinese edition's may have its words.
 
-    A chart of the Chinese edition draws Chinese words only where a CJK font is
-    installed (``views.widgets.cjk_font``); its numbers are printed as a
-    compared table beside it in both editions.
+    A chart of the Chinese edition draws its words with the font the package
+    ships (``views.chart_font``); its numbers are printed as a compared table
+    beside it in both editions.
     """
     for en, zh in code_pairs(name):
         assert [png_size(image)[1] for image in images(zh)] == [
@@ -188,18 +235,23 @@ def test_the_chinese_edition_is_written_in_chinese(name: str) -> None:
     english, chinese = editions(name)
     for en, zh in zip(english.cells, chinese.cells, strict=True):
         if en.cell_type == "markdown" and re.search(r"[A-Za-z]{4}", en.source):
-            assert CJK.search(zh.source), f"{zh.id} of zh/{name} has no Chinese text"
+            assert CJK.search(zh.source), f"{zh.id} of zh/{zh_name(name)} has no Chinese text"
 
 
 # --- code stays language-free, charts stay ASCII ------------------------------------------
 
 
 @pytest.mark.parametrize("path", STORED, ids=stored_id)
-def test_code_holds_no_chinese_outside_comments(path: Path) -> None:
-    """Chinese belongs in prose and comments: a string in code would reach both editions."""
+def test_code_holds_no_chinese_outside_comments_and_shown_strings(path: Path) -> None:
+    """Chinese belongs in prose, comments and the Chinese edition's shown strings (``zh_strings``):
+    an English notebook's code has none, a Chinese one's only inside string literals."""
+    chinese_edition = path.parent == CHINESE_DIR
     for cell in read(path).cells:
-        if cell.cell_type == "code":
-            assert not CJK.search(without_comments(cell.source)), cell.id
+        if cell.cell_type != "code":
+            continue
+        for kind, text in code_tokens(cell.source):
+            if CJK.search(text):
+                assert chinese_edition and kind in STRING_TOKENS, (cell.id, text)
 
 
 def _figures(lang: str):
@@ -255,10 +307,10 @@ def test_the_start_pages_link_both_editions() -> None:
     english_links = [t for c in english.cells for t in LINK.findall(c.source)]
     chinese_links = [t for c in chinese.cells for t in LINK.findall(c.source)]
     later = [name for name in NAMES if name != "00-start-here.ipynb"]
-    assert "./zh/00-start-here.ipynb" in english_links
+    assert "./zh/zh-00-start-here.ipynb" in english_links
     assert "../00-start-here.ipynb" in chinese_links
     assert [f"./{name}" for name in later] == [t for t in english_links if "zh/" not in t]
-    assert [f"./{n}" if n in BOTH else f"../{n}" for n in later] == chinese_links[1:]
+    assert [f"./{zh_name(n)}" if n in BOTH else f"../{n}" for n in later] == chinese_links[1:]
 
 
 # --- the mechanism --------------------------------------------------------------------------
@@ -283,6 +335,29 @@ def test_comments_are_translated_and_nothing_else() -> None:
     ]
     assert without_comments(chinese) == without_comments(cell.source)
     assert cell.in_language("en").source == cell.source
+
+
+def test_shown_strings_are_translated_with_their_fields() -> None:
+    cell = cells.code(
+        """
+        print(f"entries on the path: {len(path)}")
+        axes.set_title('tokens per interaction')
+        key = "entries on the path"  # the same words inside a longer string stay
+        """,
+        zh_comments={"the same words inside a longer string stay": "更长字符串里的同样文字不变"},
+        zh_strings={
+            "entries on the path: {len(path)}": "路径上的 entry：{len(path)}",
+            "tokens per interaction": "每次交互的 token 数",
+        },
+    )
+    assert cell.in_language("zh").source.splitlines() == [
+        'print(f"路径上的 entry：{len(path)}")',
+        "axes.set_title('每次交互的 token 数')",
+        'key = "entries on the path"  # 更长字符串里的同样文字不变',
+    ]
+    assert cells.code("x = 'one'", zh_strings={"two": "二"}).problems("zh") == [
+        "zh_strings key 'two' matches no string literal"
+    ]
 
 
 def test_chinese_line_breaks_are_joined_outside_code() -> None:
@@ -358,15 +433,16 @@ NAMES_KEPT = {"Python", "bpe", "chars"}
 
 @pytest.mark.parametrize("name", BOTH)
 def test_the_chinese_edition_has_no_english_table_header(name: str) -> None:
-    from course_lib.views.headers_zh import HEADERS_ZH
+    from course_lib.views.headers import HEADERS, header_in
 
-    chosen = set(HEADERS_ZH.values())  # a few keep the course's own term ("entry id", "parent")
+    chosen = {header_in(header, "zh") for header in HEADERS}  # a few keep the course's term
     english = []
-    for cell in read(CHINESE_DIR / name).cells:
+    for cell in read(CHINESE_DIR / zh_name(name)).cells:
         for output in cell.get("outputs", []):
             html = output.get("data", {}).get("text/html", "")
-            for header in re.findall(r"<th[^>]*>([^<]*)</th>", html):
-                text = html_module.unescape(header).strip()
+            for header in re.findall(r"<th[^>]*>(.*?)</th>", html, re.DOTALL):
+                # A header's <wbr> (a break chance in an identifier) is not part of its text.
+                text = html_module.unescape(re.sub(r"<[^>]+>", "", header)).strip()
                 if not re.search("[A-Za-z]", text) or text in chosen or text in NAMES_KEPT:
                     continue
                 if not IDENTIFIER.fullmatch(text):

@@ -13,33 +13,21 @@ from __future__ import annotations
 
 import importlib.util
 import re
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import nbformat
 import pytest
+from notebook_builder import load_builder
 
+from course_lib.base.i18n import tr
 from course_lib.track.exercises import EXERCISES, NOT_ANSWERED
-from course_lib.track.exercises_zh import NOT_ANSWERED_ZH
 
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = ROOT / "notebook_tools"
 NOTEBOOKS = ROOT / "notebooks"
 
 
-def _load_builder() -> ModuleType:
-    """Import ``build.py`` by its path (a module named ``build`` could shadow another one)."""
-    if str(TOOLS) not in sys.path:
-        sys.path.insert(0, str(TOOLS))  # build.py imports ``notebook_sources`` next to it
-    spec = importlib.util.spec_from_file_location("notebook_build", TOOLS / "build.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-builder = _load_builder()
+builder = load_builder()
 NAMES = list(builder.NOTEBOOKS)
 EDITIONS = [(name, lang) for name in NAMES for lang in builder.editions(name)]
 """Every stored notebook as (file name, language): the English ones, then each Chinese one."""
@@ -65,10 +53,13 @@ NBVAL_TAGS = _cells.NBVAL_TAGS
 SLIDE = _cells.SLIDE
 IGNORE_OUTPUT = {"tags": ["nbval-ignore-output"]}
 ANSWER_LABELS = _cells.ANSWER_LABELS
+EXPLANATION_LABELS = _cells.EXPLANATION_LABELS
 PREDICT_FIRST = _cells.PREDICT_FIRST
 DETAILS = re.compile(
     "<details><summary>(?:"
-    + "|".join(re.escape(label) for label in ANSWER_LABELS.values())
+    + "|".join(
+        re.escape(label) for label in [*ANSWER_LABELS.values(), *EXPLANATION_LABELS.values()]
+    )
     + ")</summary>\n\n(?s:.+)\n\n</details>"
 )
 CHECK = re.compile(r'check\("([^"]+)", \w+, lang=LANG\)')
@@ -88,7 +79,8 @@ def language_of(name: str) -> str:
 
 
 def file_name(name: str) -> str:
-    return name.removeprefix("zh/")
+    """The notebook's name in the sources (``zh/zh-01-....ipynb`` -> ``01-....ipynb``)."""
+    return name.removeprefix("zh/zh-")
 
 
 def code_cells(notebook: nbformat.NotebookNode) -> list[nbformat.NotebookNode]:
@@ -98,7 +90,8 @@ def code_cells(notebook: nbformat.NotebookNode) -> list[nbformat.NotebookNode]:
 def test_every_stored_notebook_has_a_source_and_the_reverse() -> None:
     assert sorted(path.name for path in NOTEBOOKS.glob("*.ipynb")) == sorted(NAMES)
     chinese = [name for name, lang in EDITIONS if lang == "zh"]
-    assert sorted(path.name for path in (NOTEBOOKS / "zh").glob("*.ipynb")) == sorted(chinese)
+    chinese_files = sorted(path.name for path in (NOTEBOOKS / "zh").glob("*.ipynb"))
+    assert chinese_files == sorted(f"zh-{name}" for name in chinese)
     everywhere = [path.relative_to(NOTEBOOKS) for path in NOTEBOOKS.rglob("*.ipynb")]
     shown = [p.as_posix() for p in everywhere if not any(x.startswith(".") for x in p.parts)]
     assert sorted(shown) == sorted(STORED)  # .ipynb_checkpoints/ is JupyterLab's, not ours
@@ -141,10 +134,13 @@ def test_cell_metadata_other_than_nbval_tags_and_heading_slides_is_refused() -> 
 
 
 def test_notebook_metadata_is_what_the_kernel_reports_with_a_python_version() -> None:
+    """``language_info.version`` is major.minor: the patch release is the machine's, and
+    JupyterLab's save (with ``jupyter_config``'s hook) writes major.minor back."""
     notebook = stored("03-lab-11.3-budget-projection.ipynb")
     assert builder.hygiene_problems(notebook) == []
     assert builder.PYTHON_VERSION.fullmatch(notebook.metadata.language_info.version)
-    for version in (None, "", "three"):
+    assert notebook.metadata.language_info.version == builder.python_version()
+    for version in (None, "", "three", builder.platform.python_version()):
         notebook.metadata.language_info.version = version
         assert builder.hygiene_problems(notebook) == [
             f"notebook metadata is {dict(notebook.metadata)}"
@@ -242,15 +238,25 @@ def test_each_predict_first_answer_is_in_a_closed_block_and_its_explanation_too(
             after += 1
         assert after > index + 1, f"{cells[index].id} is not followed by its answer cell"
         assert DETAILS.fullmatch(cells[after].source), f"{cells[after].id} spells out the answer"
+        # Not a second "Show the answer" toggle right under the answer's own.
+        explanation = EXPLANATION_LABELS[language_of(name)]
+        assert cells[after].source.startswith(f"<details><summary>{explanation}</summary>")
 
 
 @pytest.mark.parametrize("name", STORED)
 def test_every_details_block_is_a_whole_cell_with_one_label(name: str) -> None:
-    label = ANSWER_LABELS[language_of(name)]
-    for cell in stored(name).cells:
+    """An explanation right under an answer cell says "Show the explanation"; any other block
+    (an exercise's model answer) "Show the answer"."""
+    lang = language_of(name)
+    cells = stored(name).cells
+    for number, cell in enumerate(cells):
         if "<details" in cell.source:
             assert cell.cell_type == "markdown" and DETAILS.fullmatch(cell.source), cell.id
             assert cell.source.count("<details") == 1, cell.id
+            under_an_answer = number > 0 and cells[number - 1].source.startswith(
+                "with answer_box(LANG):\n"
+            )
+            label = (EXPLANATION_LABELS if under_an_answer else ANSWER_LABELS)[lang]
             assert f"<summary>{label}</summary>" in cell.source, cell.id
 
 
@@ -266,7 +272,7 @@ def test_every_exercise_is_stored_unanswered(name: str) -> None:
         assert starter.cell_type == "code" and "..." in starter.source and not starter.outputs
         assert prompt.cell_type == "markdown" and found.group(1) in prompt.source
         printed = "".join(o.text for o in cell.outputs if o.output_type == "stream")
-        not_answered = NOT_ANSWERED_ZH if language_of(name) == "zh" else NOT_ANSWERED
+        not_answered = tr(language_of(name), NOT_ANSWERED)
         assert printed == f"○ {found.group(1)}: {not_answered}\n", cell.id
 
 
