@@ -354,7 +354,8 @@ def feedback_text(grade: Grade, labs: Sequence[str], options: ReportOptions | No
         )
         for check in grade.checks:
             if check.lab == lab and check.outcome == "failed":
-                lines.append(f"  FAIL  {check.name} -- {hint_in_language(check.message, lang)}")
+                reason = hint_in_language(check.message, lang)
+                lines.append(tr(lang, "  FAIL  {name} -- {reason}", name=check.name, reason=reason))
         if any(check.lab == lab and check.outcome == "not run" for check in grade.checks):
             lines.append(tr(lang, "  (not run: see the status above)"))
     if grade.hidden:

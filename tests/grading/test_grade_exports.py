@@ -258,6 +258,7 @@ def test_feedback_speaks_the_language_the_practice_folder_recorded() -> None:
     assert zh.splitlines()[0] == "第 11 章检查（eli）：14/15 项通过"
     assert "Lab 11.3 budget projection：2/3 项通过" in zh
     assert "；提示" in zh and "hint:" not in zh
+    assert f"  失败  {FIRST_11_3} -- " in zh and "FAIL" not in zh  # the check's name as it is
     assert zh.splitlines()[-1] == "自己运行：course-lab check 11 --impl <你的练习文件夹>"
     weighted = ReportOptions(weights=Weights(checks={FIRST_11_3: 3}))
     assert "得分：14 / 17" in feedback_text(chinese, LABS, weighted).splitlines()
