@@ -195,12 +195,15 @@ def plot_window(bar: WindowBar, title: str = "", lang: str = "en") -> Figure:
 
     Returns a new Figure that is not registered with pyplot: the caller shows
     or saves it, and it is garbage-collected like any object. ``lang="zh"``
-    draws the Chinese edition's words when a CJK font is installed.
+    draws the Chinese edition's words, with the font the package ships.
     """
-    family = chinese_font_family() if lang == "zh" else None
-    font: dict[str, Any] = {"fontfamily": [family, "DejaVu Sans"]} if family else {}
+    # Every text names its font: the picture must not depend on what a notebook set in
+    # matplotlib's rcParams (the Chinese edition's setup_notebook puts its font first).
+    families = [chinese_font_family(), "DejaVu Sans"] if lang == "zh" else ["DejaVu Sans"]
+    font: dict[str, Any] = {"fontfamily": families}
     figure = Figure(figsize=(8, 2.2), dpi=100)
     axes = figure.add_subplot()
+    axes.tick_params(labelfontfamily=families)
     widest = max(bar.max_tokens, bar.used, sum(s.tokens for s in bar.dropped), 1)
     # Points per token along the bar: a label is drawn only inside a segment wide enough
     # to hold it, so labels never run into each other at large budgets (the table beside
@@ -247,12 +250,13 @@ def plot_window(bar: WindowBar, title: str = "", lang: str = "en") -> Figure:
         fontsize=8,
         va="center",
         ha="right" if right_half else "left",
+        **font,
     )
     axes.set_ylim(-0.5, 1.7)
     axes.set_yticks([1, 0], [chart_word("window", lang), chart_word("left out", lang)], **font)
     axes.set_xlabel(chart_word("tokens", lang), **font)
     if title:
-        axes.set_title(title, fontsize=9)
+        axes.set_title(title, fontsize=9, **font)
     # Fixed margins instead of tight_layout: the same room on every redraw, and faster.
     figure.subplots_adjust(left=_PLOT_LEFT, right=_PLOT_RIGHT, bottom=0.22, top=0.86)
     return figure
