@@ -75,6 +75,18 @@ def _bad_compaction(**fields: object) -> Callable[[], object]:
     return lambda: parse_session_entry(wire)
 
 
+def compact(path: list, first_kept_entry_id: str) -> object:
+    """``compact-1`` made on ``path`` with the chapter's summary, keeping from the given id."""
+    return create_compaction_entry(
+        path,
+        id="compact-1",
+        timestamp=11,
+        summary=fixture_summary(),
+        first_kept_entry_id=first_kept_entry_id,
+        tokens_before=29,
+    )
+
+
 FAILING_CALLS: dict[str, Callable[[], object]] = {
     "duplicate call": lambda: group_interactions(broken_path(_duplicate_call)),
     "unknown call": lambda: group_interactions(broken_path(_unknown_call)),
@@ -85,22 +97,8 @@ FAILING_CALLS: dict[str, Callable[[], object]] = {
     "estimator NaN": lambda: build_context(
         chapter_fixture(), max_tokens=31, estimate_tokens=lambda _: float("nan")
     ),
-    "first kept a2": lambda: create_compaction_entry(
-        chapter_fixture(),
-        id="compact-1",
-        timestamp=11,
-        summary=fixture_summary(),
-        first_kept_entry_id="a2",
-        tokens_before=29,
-    ),
-    "empty path": lambda: create_compaction_entry(
-        [],
-        id="compact-1",
-        timestamp=11,
-        summary=fixture_summary(),
-        first_kept_entry_id="u2",
-        tokens_before=29,
-    ),
+    "first kept a2": lambda: compact(chapter_fixture(), first_kept_entry_id="a2"),
+    "empty path": lambda: compact([], first_kept_entry_id="u2"),
     "tokensBefore bool": _bad_compaction(tokensBefore=True),
     "tokensBefore negative": _bad_compaction(tokensBefore=-1),
     "unknown field": _bad_compaction(compactedEntryIds=["u1"]),
