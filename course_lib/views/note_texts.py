@@ -239,5 +239,8 @@ NOTE_PARTS: tuple[str, ...] = (
         "abandoned branch"
     ),
     N_("no entry (a new root)"),
+    # --- Claude Code's later shapes: partial compactions, late parents, no parent links
+    # --- Codex's later shapes: event-only text, forked subagents, the legacy layout
+    # --- detection and severity
 )
 """Every sentence of an import note, as the importers write it in English."""

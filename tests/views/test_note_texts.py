@@ -40,10 +40,13 @@ from course_lib.views.real_session import (
 from course_lib.views.translated import notebook_language, set_notebook_language, translated
 
 ROOT = Path(__file__).resolve().parents[2]
+PI_SAMPLE = ROOT / "data" / "pi-sessions" / "large-session.v1.jsonl"
+CLAUDE_CODE_SAMPLE = ROOT / "data" / "claude-code-sessions" / "sample-session.jsonl"
+CODEX_SAMPLE = ROOT / "data" / "codex-sessions" / "sample-rollout.jsonl"
 SAMPLES = [
-    ROOT / "data" / "pi-sessions" / "large-session.v1.jsonl",
-    ROOT / "data" / "claude-code-sessions" / "sample-session.jsonl",
-    ROOT / "data" / "codex-sessions" / "sample-rollout.jsonl",
+    PI_SAMPLE,
+    *sorted((ROOT / "data" / "claude-code-sessions").glob("*.jsonl")),
+    *sorted((ROOT / "data" / "codex-sessions").glob("*.jsonl")),
     *sorted((ROOT / "tests" / "data" / "pi").glob("*.jsonl")),
 ]
 CHINESE = re.compile(r"[\u4e00-\u9fff]")
@@ -289,7 +292,7 @@ def chinese_notebook() -> Iterator[None]:
 
 @pytest.mark.usefixtures("chinese_notebook")
 def test_the_notes_frame_shows_details_in_the_notebook_s_language() -> None:
-    imported = import_session(SAMPLES[0])
+    imported = import_session(PI_SAMPLE)
     frame = import_notes_frame(imported)
     assert list(frame.columns) == ["kind", "line", "entry_id", "detail"]  # names stay
     for note, detail in zip(imported.notes, frame["detail"], strict=True):
@@ -327,9 +330,9 @@ def test_the_ledger_and_the_message_kinds_speak_the_notebook_s_language() -> Non
 @pytest.mark.parametrize(
     "argv",
     [
-        [str(SAMPLES[0]), "--max-tokens", "60000"],  # the cut: older groups are left out
-        [str(SAMPLES[1])],
-        [str(SAMPLES[2]), "--max-tokens", "30000"],
+        [str(PI_SAMPLE), "--max-tokens", "60000"],  # the cut: older groups are left out
+        [str(CLAUDE_CODE_SAMPLE)],
+        [str(CODEX_SAMPLE), "--max-tokens", "30000"],
     ],
     ids=["pi", "claude-code", "codex"],
 )
@@ -346,5 +349,5 @@ def test_inspect_in_chinese_prints_the_same_numbers(course_lab: Runner, argv: li
 
 
 def test_inspect_json_stays_english_whatever_the_language(course_lab: Runner) -> None:
-    argv = [str(SAMPLES[2]), "--format", "json"]
+    argv = [str(CODEX_SAMPLE), "--format", "json"]
     assert course_lab(*argv, "--lang", "zh")[1] == course_lab(*argv)[1]
