@@ -22,7 +22,13 @@ from .claude_code import (
     import_claude_code_text,
     is_claude_code_record,
 )
-from .codex import import_codex_bytes, import_codex_session, import_codex_text, is_codex_record
+from .codex import (
+    import_codex_bytes,
+    import_codex_session,
+    import_codex_text,
+    is_codex_record,
+    is_legacy_codex_header,
+)
 from .detect import (
     SESSION_FORMATS,
     DetectedImport,
@@ -72,5 +78,6 @@ __all__ = [
     "import_session_bytes",
     "is_claude_code_record",
     "is_codex_record",
+    "is_legacy_codex_header",
     "is_pi_session_header",
 ]

@@ -73,6 +73,7 @@ __all__ = [
     "import_codex_session",
     "import_codex_text",
     "is_codex_record",
+    "is_legacy_codex_header",
 ]
 
 AGENT = "Codex"
@@ -96,6 +97,17 @@ def is_codex_record(record: Any) -> bool:
         isinstance(record, dict)
         and record.get("type") in RECORD_TYPES
         and isinstance(record.get("payload"), dict)
+    )
+
+
+def is_legacy_codex_header(record: Any) -> bool:
+    """Whether a record is the first line of Codex's legacy layout (``{"id", "timestamp", ...}``,
+    no ``type``), which early versions wrote before the items themselves."""
+    return (
+        isinstance(record, dict)
+        and "type" not in record
+        and isinstance(record.get("id"), str)
+        and isinstance(record.get("timestamp"), str)
     )
 
 
