@@ -313,18 +313,22 @@ def test_records_outside_the_tree_are_skipped_and_others_kept_as_metadata() -> N
         user(1, None, "hi"),
         record("system", 2, 1, subtype="api_error", retryAttempt=1),
         record("progress", 3, 2, data={"hook": "x"}),
-        assistant(4, 3, "m1", say("hello")),
+        record("hologram", 10, 3, data={"x": 1}),
+        assistant(4, 10, "m1", say("hello")),
         user(5, 99, "resumed from another file"),
         user(1, None, "the same uuid again"),
     )
     imported = import_claude_code_text(text)
     by_id = {e.id: e for e in imported.entries}
     assert by_id[uid(2)].key == "claude-code.system" and by_id[uid(3)].key == "claude-code.progress"
+    assert by_id[uid(10)].key == "claude-code.hologram"
     assert by_id[uid(2)].value["subtype"] == "api_error"
     assert by_id[uid(5)].parent_id is None
     found = {(n.kind, n.line) for n in imported.notes}
-    assert {("record_skipped", 1), ("unknown_entry_type", 4), ("parent_not_in_file", 6),
-            ("duplicate_record", 7)} <= found  # fmt: skip
+    assert {("record_skipped", 1), ("unknown_entry_type", 5), ("parent_not_in_file", 7),
+            ("duplicate_record", 8)} <= found  # fmt: skip
+    # a progress record is context Claude Code links into the conversation: known, not "unknown"
+    assert ("unknown_entry_type", 4) not in found
 
 
 def test_tool_results_in_one_record_become_a_chain_then_the_text() -> None:

@@ -99,6 +99,16 @@ class AgentNoteKind:
     STOP_REASON_INFERRED = "stop_reason_inferred"  # aggregated: no stop reason, read from content
     ARGUMENTS_UNPARSED = "arguments_unparsed"  # a call's argument text is not JSON: kept raw
     TOKENS_BEFORE_UNKNOWN = "tokens_before_unknown"  # the compaction recorded no token count
+    EVENT_TEXT_USED = "event_text_used"  # a user_message event's text no item carries: a message
+    FORKED_HISTORY = "forked_history"  # a fork's copied history; the parent's spawn call in it
+    LEGACY_LAYOUT = "legacy_layout"  # once per file: Codex's early layout, bare items
+    INJECTED_CONTEXT = "injected_context"  # a user message Codex wrote itself (its context)
+    PARENT_LINKED_LATER = "parent_linked_later"  # Claude Code: the parent is on a later line
+    CHAINED_BY_FILE_ORDER = "chained_by_file_order"  # no parent links: each under the one before
+    PARENT_CYCLE = "parent_cycle"  # links that form a cycle: the earliest record starts a root
+    PRESERVED_SEGMENT_KEPT = (
+        "preserved_segment_kept"  # a partial compaction: what it kept stays before it
+    )
 
 
 @dataclass(frozen=True)
@@ -237,13 +247,15 @@ def require_missing_policy(on_missing_result: object) -> None:
 
 
 def read_records(
-    committed: CommittedLines, limits: JsonLimits = DEFAULT_LIMITS
+    committed: CommittedLines, limits: JsonLimits = DEFAULT_LIMITS, *, require_type: bool = True
 ) -> Iterator[Record]:
     """The committed, non-blank lines as JSON objects with a string ``type``, within ``limits``.
 
     The pi reader's line rule (a torn last line was left out by the split), with
     the caller's limits; each line is let go once read. Any other line is an
     error naming it: guessing what a broken line meant would change the session.
+    ``require_type=False`` lets through objects without a string ``type`` (Codex's
+    legacy header and its ``record_type`` state lines), for the caller to judge.
     """
     lines = committed.lines
     lines.reverse()  # popped from the end: each line is released as soon as it is read
@@ -258,7 +270,7 @@ def read_records(
             except ValueError:
                 pass
             else:
-                if type(value) is dict and type(value.get("type")) is str:
+                if type(value) is dict and (type(value.get("type")) is str or not require_type):
                     record = value
         if record is None:
             if isinstance(raw, bytes):
@@ -270,19 +282,21 @@ def read_records(
                 text = raw
             if text[:1] != "{" and is_blank(text):
                 continue
-            record = _parse_line(text, number, limits)
+            record = _parse_line(text, number, limits, require_type=require_type)
         yield number, record
 
 
-def _parse_line(text: str, number: int, limits: JsonLimits) -> dict[str, Any]:
-    """One line as a JSON object with a string ``type``, or an error naming it."""
+def _parse_line(
+    text: str, number: int, limits: JsonLimits, *, require_type: bool = True
+) -> dict[str, Any]:
+    """One line as a JSON object (with a string ``type`` unless told), or an error naming it."""
     try:
         value = loads_strict(text, limits)
     except (ValueError, RecursionError) as error:
         raise AgentImportError(f"not valid JSON ({error})", line=number) from None
     if not isinstance(value, dict):
         raise AgentImportError(f"expected a JSON object, got {type(value).__name__}", line=number)
-    if not isinstance(value.get("type"), str):
+    if require_type and not isinstance(value.get("type"), str):
         raise AgentImportError("record has no string 'type'", line=number)
     return value
 

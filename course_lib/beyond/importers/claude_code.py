@@ -16,6 +16,10 @@ What changes, and why:
 * **Results are messages.** A user record's ``tool_result`` blocks become
   course tool results (the first takes the record's uuid, the others
   ``<uuid>.2``, ...); its other blocks, if any, a user message after them.
+* **Links, read whole.** Records are linked once the whole file is read
+  (``_claude_links``): a parent on a later line, a summary written after an
+  ``attachment``, a partial compaction's kept messages and a file with no
+  parent links at all are each linked as the chapter needs, with a note.
 * **Compaction.** A ``system`` record with ``subtype: "compact_boundary"``
   starts a new root (``parentUuid: null``) and names the last record before
   it as ``logicalParentUuid``; the ``user`` record after it
@@ -23,11 +27,13 @@ What changes, and why:
   ``CompactionEntry`` hung under the logical parent (noted), its summary
   mapped onto the seven fields, ``tokensBefore`` from
   ``compactMetadata.preTokens``; the first kept entry follows the chapter's
-  rule (``_agent_compaction``).
+  rule (``_agent_compaction``), from what a partial compaction kept
+  (``preservedSegment``, ``preservedMessages``) when it kept anything.
 * **Kept out.** Sidechain records (a subagent's work) are counted and left off
   the main path; records without a uuid (``summary`` titles,
-  ``file-history-snapshot``, ``queue-operation``) are counted and skipped;
-  other ``system`` records become metadata entries ``claude-code.system``.
+  ``file-history-snapshot``, ``queue-operation``, ``permission-mode``, ...)
+  are counted and skipped; ``system``, ``attachment`` and ``progress`` records
+  become metadata entries (``claude-code.<type>``).
 * **Repairs.** A tool call with no result (an interrupted turn) gets the
   synthetic error result pi would send, by the pi importer's repair step.
 """
@@ -47,6 +53,7 @@ from ._agent_base import (
     AgentNoteKind,
     AgentSource,
     AgentUsage,
+    Record,
     counted,
     entry_timestamp,
     finish_drafts,
@@ -61,6 +68,7 @@ from ._agent_compaction import CompactionPlan, resolve_compactions
 from ._agent_summary import map_agent_summary
 from ._base import NoteKind, NoteLog, shown
 from ._claude_blocks import ClaudeBlocks
+from ._claude_links import CONTEXT_TYPES, LinkedFile, Preserved, is_boundary, link_records
 from ._pi_convert import Draft
 from ._pi_read import CommittedLines, read_regular_file, split_pi_bytes, split_pi_text
 from ._pi_repair import MissingResultPolicy
@@ -76,8 +84,10 @@ AGENT = "Claude Code"
 PREFIX = "claude-code"
 PROVIDER = "anthropic"
 RECORD_TYPES = frozenset(
-    {"user", "assistant", "system", "summary", "file-history-snapshot", "queue-operation"}
-)
+    {"user", "assistant", "system", "summary", "file-history-snapshot", "queue-operation",
+     "attachment", "progress", "permission-mode", "mode", "custom-title"}
+)  # fmt: skip
+"""The record types Claude Code writes that detection knows it by (with a uuid or session id)."""
 INTERRUPTED = "[Request interrupted by user"
 NO_SUMMARY = "(Claude Code recorded no summary text for this compaction)"
 
@@ -121,68 +131,28 @@ class _Turn:
     stop: tuple[Any, int] | None = None  # the last non-null stop_reason and its line
 
 
-class _Importer:
-    """One pass over the records: drafts, the uuid -> entry map, the open turns, the plans."""
+class _Collector:
+    """The first pass: which records belong to the main conversation, and what else the file held.
+
+    Sidechain records (a subagent's own conversation) and records without a
+    uuid (titles, snapshots, queue operations, modes) are counted and left out;
+    a uuid seen before is left out with a note. The rest are kept, in file
+    order, for ``link_records`` to put parents first.
+    """
 
     def __init__(self, notes: NoteLog) -> None:
         self.notes = notes
-        self.blocks = ClaudeBlocks(notes)
-        self.drafts: list[Draft] = []
-        self.ids: set[str] = set()
-        self.target: dict[str, str] = {}  # record uuid -> the entry its children hang under
-        self.turns: dict[str, _Turn] = {}  # entry id -> the assistant turn open there
-        self.all_turns: list[_Turn] = []
-        self.names: dict[str, str] = {}  # tool_use id -> tool name
-        self.awaiting: dict[
-            str, tuple[Draft, CompactionPlan]
-        ] = {}  # compactions with no summary yet
-        self.plans: list[CompactionPlan] = []
-        self.usage: dict[str, AgentUsage] = {}
+        self.main: list[Record] = []
+        self.seen: set[str] = set()
         self.types: Counter[str] = Counter()
         self.sidechains = 0
         self.sidechain_runs = 0
         self.sidechain_ids: set[str] = set()
         self.session_id: str | None = None
-        self.leaf: str | None = None
         self.records = 0
 
-    # --- ids and parents ------------------------------------------------------------
-
-    def _new_id(self, wanted: str, line: int) -> str:
-        if wanted in self.ids:
-            raise AgentImportError(f"entry id {shown(wanted)} is used twice", line=line)
-        self.ids.add(wanted)
-        return wanted
-
-    def _parent(self, value: Any, line: int, uuid: str) -> str | None:
-        """The entry a record hangs under (its parent, or what stands for it)."""
-        if value is None:
-            return None
-        if not isinstance(value, str):
-            raise AgentImportError(
-                f"parentUuid must be a string or null, got {shown(value)}", line=line
-            )
-        found = self.target.get(value)
-        if found is None:
-            self.notes.add(
-                AgentNoteKind.PARENT_NOT_IN_FILE,
-                line,
-                uuid,
-                f"parent {value!r} is not in this file (a resumed or forked session starts "
-                "this way): the record starts a root",
-            )
-            return None
-        return found
-
-    def _add(self, wire: dict[str, Any], line: int | None) -> Draft:
-        draft = Draft(wire, line)
-        self.drafts.append(draft)
-        return draft
-
-    # --- records --------------------------------------------------------------------
-
     def read(self, line: int, record: dict[str, Any]) -> None:
-        """Turn one record into zero or more drafts."""
+        """Keep one record for the main conversation, or count why it is left out."""
         self.records += 1
         kind = record["type"]
         self.types[kind] += 1
@@ -204,7 +174,7 @@ class _Importer:
             raise AgentImportError(
                 f"a {kind!r} record needs a non-blank string uuid, got {shown(uuid)}", line=line
             )
-        if uuid in self.target:
+        if uuid in self.seen:
             self.notes.add(
                 AgentNoteKind.DUPLICATE_RECORD,
                 line,
@@ -212,18 +182,8 @@ class _Importer:
                 f"uuid {uuid!r} appeared on an earlier line: this {kind!r} record is left out",
             )
             return
-        ts = entry_timestamp(record.get("timestamp"), line=line, entry_id=uuid, notes=self.notes)
-        if kind == "system" and record.get("subtype") == "compact_boundary":
-            self._boundary(line, record, uuid, ts)
-        else:
-            parent = self._parent(record.get("parentUuid"), line, uuid)
-            if kind == "assistant":
-                self._assistant(line, record, uuid, parent, ts)
-            elif kind == "user":
-                self._user(line, record, uuid, parent, ts)
-            else:
-                self._metadata(line, record, uuid, parent, ts)
-        self.leaf = self.target[uuid]
+        self.seen.add(uuid)
+        self.main.append((line, record))
 
     def _sidechain(self, line: int, record: dict[str, Any], uuid: Any) -> None:
         """Subagent work: counted, kept off the main path; its uuids stand for nothing there."""
@@ -240,12 +200,72 @@ class _Importer:
             None,  # a sidechain uuid names no course entry
         )
 
+
+class _Importer:
+    """The second pass, parents first: drafts, the uuid -> entry map, the open turns, the plans."""
+
+    def __init__(self, notes: NoteLog) -> None:
+        self.notes = notes
+        self.blocks = ClaudeBlocks(notes)
+        self.drafts: list[Draft] = []
+        self.ids: set[str] = set()
+        self.target: dict[str, str] = {}  # record uuid -> the entry its children hang under
+        self.turns: dict[str, _Turn] = {}  # entry id -> the assistant turn open there
+        self.all_turns: list[_Turn] = []
+        self.names: dict[str, str] = {}  # tool_use id -> tool name
+        self.awaiting: dict[
+            str, tuple[Draft, CompactionPlan]
+        ] = {}  # compactions with no summary yet
+        self.plans: list[CompactionPlan] = []
+        self.kept: dict[str, list[str]] = {}  # compaction id -> the uuids it kept, in the file
+        self.summary_of: dict[str, str] = {}  # summary record uuid -> its boundary's uuid
+        self.preserved: dict[str, Preserved] = {}
+        self.usage: dict[str, AgentUsage] = {}
+
+    # --- ids and parents ------------------------------------------------------------
+
+    def _new_id(self, wanted: str, line: int) -> str:
+        if wanted in self.ids:
+            raise AgentImportError(f"entry id {shown(wanted)} is used twice", line=line)
+        self.ids.add(wanted)
+        return wanted
+
+    def _add(self, wire: dict[str, Any], line: int | None) -> Draft:
+        draft = Draft(wire, line)
+        self.drafts.append(draft)
+        return draft
+
+    # --- records --------------------------------------------------------------------
+
+    def convert(self, linked: LinkedFile) -> str:
+        """Every record, parents first; the entry the file's last record stands for (the leaf)."""
+        self.summary_of = linked.summary_of
+        self.preserved = linked.preserved
+        for item in linked.records:
+            self.read(item.line, item.record, item.parent)
+        return self.target[linked.leaf]
+
+    def read(self, line: int, record: dict[str, Any], parent_uuid: str | None) -> None:
+        """Turn one record into zero or more drafts, under the entry its parent stands for."""
+        kind = record["type"]
+        uuid = record["uuid"]
+        ts = entry_timestamp(record.get("timestamp"), line=line, entry_id=uuid, notes=self.notes)
+        parent = self.target[parent_uuid] if parent_uuid is not None else None
+        if is_boundary(record):
+            self._boundary(line, record, uuid, parent, ts)
+        elif kind == "assistant":
+            self._assistant(line, record, uuid, parent, ts)
+        elif kind == "user":
+            self._user(line, record, uuid, parent, ts)
+        else:
+            self._metadata(line, record, uuid, parent, ts)
+
     def _metadata(
         self, line: int, record: dict[str, Any], uuid: str, parent: str | None, ts: Any
     ) -> None:
         kind = record["type"]
         key = f"{PREFIX}.{kind}"
-        if kind != "system":
+        if kind != "system" and kind not in CONTEXT_TYPES:
             self.notes.add(
                 NoteKind.UNKNOWN_ENTRY_TYPE,
                 line,
@@ -348,8 +368,12 @@ class _Importer:
         message = self._message(record, line)
         self._record_fields(record, _RECORD_KEYS, line, uuid)
         self.blocks.drop_rest(message, _USER_KEYS, "user message field", line, uuid)
-        if record.get("isCompactSummary") is True and parent in self.awaiting:
-            self._summary(line, message, uuid, parent)
+        boundary = self.summary_of.get(uuid)
+        if record.get("isCompactSummary") is True and boundary in self.awaiting:
+            assert (
+                boundary is not None and parent is not None
+            )  # a boundary's summary hangs below it
+            self._summary(line, message, uuid, boundary, parent)
             return
         results, texts = self.blocks.user_blocks(message.get("content"), line, uuid)
         turn = self.turns.get(parent) if parent is not None else None
@@ -389,24 +413,11 @@ class _Importer:
 
     # --- compaction -------------------------------------------------------------------
 
-    def _boundary(self, line: int, record: dict[str, Any], uuid: str, ts: Any) -> None:
+    def _boundary(
+        self, line: int, record: dict[str, Any], uuid: str, parent: str | None, ts: Any
+    ) -> None:
         """A compaction boundary: a compaction draft, waiting for its summary record."""
         self.blocks.drop_rest(record, _BOUNDARY_KEYS, "compact_boundary field", line, uuid)
-        parent_uuid = record.get("parentUuid")
-        logical = record.get("logicalParentUuid")
-        if parent_uuid is None and logical is not None:
-            parent = self._parent(logical, line, uuid)
-            if parent is not None:
-                self.notes.add(
-                    AgentNoteKind.COMPACTION_REPARENTED,
-                    line,
-                    uuid,
-                    f"Claude Code starts a new root at a compaction boundary; it is hung under "
-                    f"its logical parent {logical!r} so the summary and the history it stands "
-                    "for share one path",
-                )
-        else:
-            parent = self._parent(parent_uuid, line, uuid)
         meta = record.get("compactMetadata", {})
         if meta is None:
             meta = {}
@@ -429,7 +440,7 @@ class _Importer:
             )
         after = meta.get("postTokens")
         trigger = meta.get("trigger")
-        kept = self._preserved(meta.get("preservedMessages"), line, uuid)
+        kept = self._preserved(line, uuid)
         wire = {"id": self._new_id(uuid, line), "parentId": parent, "timestamp": ts,
                 "type": "compaction", "summary": None, "firstKeptEntryId": None,
                 "tokensBefore": tokens}  # fmt: skip
@@ -437,49 +448,43 @@ class _Importer:
         plan = CompactionPlan(
             entry_id=uuid, line=line, agent=AGENT, prefix=PREFIX,
             trigger=trigger if isinstance(trigger, str) else None, tokens_before=tokens,
-            tokens_after=after if is_number(after) else None, agent_kept=kept, kept_words=None,
+            tokens_after=after if is_number(after) else None, agent_kept=[], kept_words=None,
             fields_filled=(), unmapped_items=0,
         )  # fmt: skip
         self.plans.append(plan)
         self.awaiting[uuid] = (draft, plan)
+        self.kept[uuid] = kept
         self.target[uuid] = uuid
 
-    def _preserved(self, value: Any, line: int, uuid: str) -> list[str]:
-        """The entries ``preservedMessages`` names (uuids, or objects with a ``uuid``)."""
-        if value is None:
-            return []
-        items = value if isinstance(value, list) else None
-        uuids = [
-            item if isinstance(item, str) else item.get("uuid") if isinstance(item, dict) else None
-            for item in items or []
-        ]
-        if items is None or not all(isinstance(u, str) for u in uuids):
+    def _preserved(self, line: int, uuid: str) -> list[str]:
+        """The uuids the compaction kept (``_claude_links`` read them in every shape)."""
+        kept = self.preserved.get(uuid, Preserved())
+        if kept.malformed is not None:
             self.notes.add(
                 NoteKind.FIELD_DROPPED,
                 line,
                 uuid,
-                f"compactMetadata.preservedMessages {shown(value)} is not a list of uuids: "
-                "read as keeping nothing",
+                f"compactMetadata.preservedMessages {shown(kept.malformed)} is not a list of "
+                "uuids: read as keeping nothing",
             )
-            return []
-        kept: list[str] = []
-        for item in uuids:
-            assert isinstance(item, str)
-            found = self.target.get(item)
-            if found is not None:
-                kept.append(found)
-        return kept
+        return kept.uuids
 
-    def _summary(self, line: int, message: dict[str, Any], uuid: str, parent: str) -> None:
-        """The summary record of a boundary: its text becomes the compaction's seven fields."""
-        draft, plan = self.awaiting.pop(parent)
-        texts = self.blocks.text_blocks(message.get("content"), "message.content", line, parent)
+    def _summary(
+        self, line: int, message: dict[str, Any], uuid: str, boundary: str, parent: str
+    ) -> None:
+        """The summary record of a boundary: its text becomes the compaction's seven fields.
+
+        What hangs under the summary record hangs where it would have: under its
+        parent (the compaction, or a record written between the two).
+        """
+        draft, plan = self.awaiting.pop(boundary)
+        texts = self.blocks.text_blocks(message.get("content"), "message.content", line, boundary)
         self._fill(draft, plan, "\n".join(b["text"] for b in texts), line)
         self.notes.add(
             AgentNoteKind.COMPACT_SUMMARY_MERGED,
             line,
-            parent,
-            f"the compact summary record {uuid} became the summary of compaction {parent} "
+            boundary,
+            f"the compact summary record {uuid} became the summary of compaction {boundary} "
             "(the chapter sends it from there; kept as a message, it would be sent twice)",
         )
         self.target[uuid] = parent
@@ -493,7 +498,11 @@ class _Importer:
         plan.unmapped_items = mapped.unmapped_items
 
     def finish_turns(self) -> None:
-        """Stop reasons, merge notes and summaries never written, once every record is read."""
+        """Stop reasons, merge notes, what compactions kept and summaries never written, once
+        every record is read."""
+        for plan in self.plans:  # a uuid the file does not hold names no entry: left out
+            found = (self.target.get(kept) for kept in self.kept[plan.entry_id])
+            plan.agent_kept = list(dict.fromkeys(entry for entry in found if entry is not None))
         for turn in self.all_turns:
             message = turn.draft.wire["message"]
             if turn.merged:
@@ -596,24 +605,26 @@ def _import(
     require_missing_policy(on_missing_result)
     notes = NoteLog()
     tail_note(committed, notes)
-    importer = _Importer(notes)
+    collector = _Collector(notes)
     for line, record in read_records(committed, limits):
-        importer.read(line, record)
-    if importer.leaf is None or not importer.drafts:
+        collector.read(line, record)
+    if not collector.main:
         raise AgentImportError(
             "no conversation record (user, assistant or system) on the main path: nothing to import"
         )
+    importer = _Importer(notes)
+    leaf = importer.convert(link_records(collector.main, notes))
     importer.finish_turns()
-    drafts, leaf = repair(importer.drafts, importer.leaf, on_missing_result, notes, PREFIX)
+    drafts, leaf = repair(importer.drafts, leaf, on_missing_result, notes, PREFIX)
     compactions = resolve_compactions(drafts, importer.plans, notes)
     entries = finish_drafts(drafts, limits)
     source = AgentSource(
         format=PREFIX,
-        session_id=importer.session_id,
-        records=importer.records,
-        record_counts=counted(importer.types),
-        sidechain_records=importer.sidechains,
-        sidechain_runs=importer.sidechain_runs,
+        session_id=collector.session_id,
+        records=collector.records,
+        record_counts=counted(collector.types),
+        sidechain_records=collector.sidechains,
+        sidechain_runs=collector.sidechain_runs,
     )
     kept = {entry.id for entry in entries}
     usage = {key: value for key, value in importer.usage.items() if key in kept}
