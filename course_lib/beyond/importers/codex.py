@@ -33,12 +33,74 @@ What changes, and why:
   rule (``_agent_compaction``).
 * **Repairs.** A call with no output (an interrupted turn) gets the synthetic
   error result pi would send, by the pi importer's repair step.
+
+Codex's other shapes, as students' folders hold them:
+
+* **Text only an event carries.** Codex writes a user's message twice, as a
+  ``response_item`` message (what the model read) and as a ``user_message``
+  event (what the interface showed), in either order, close together. Forked
+  and archived rollouts may hold the event alone. The two are paired by text
+  within a turn: the user-side records since the model last answered (and, for
+  an event written after the model began, the items of the turn before that no
+  event claimed). An event's text pairs with an item whose own text parts,
+  joined or one of them, are that text (stripped; image tags such as ``<image
+  name=...>`` and the early ``## My request for Codex:`` heading left out): a
+  wide match, as a missed pair would send the user's message twice, where a
+  wrong one only leaves an event unused. An event that pairs with an item is
+  the item's copy, skipped; one that pairs with none becomes the user message
+  (a note of kind ``event_text_used``), placed after the turn's other
+  user-side records, where the model read it, since the item that would say
+  where is missing. ``agent_message`` events without an item are *not* made
+  assistant messages: Codex leaves some of its answers out of what it sends
+  again (a fork keeps only final answers, an event stays for each), so an
+  event alone is no evidence the model was sent the text; nor can one event
+  rebuild a response (its calls, its usage, where it stopped).
+* **Forked sessions.** A session forked from another starts with a copy of
+  that session's history. A forked subagent's file, as recognised here::
+
+      {"type": "session_meta", "payload": {"id": <child>, "forked_from_id": <parent>,
+        "source": {"subagent": {"thread_spawn": {"parent_thread_id": <parent>, ...}}}}}
+      {"type": "session_meta", "payload": {"id": <parent>, ...}}    the copy begins
+      ... the parent's items and events ...
+      {"type": "response_item", "payload": {"type": "function_call",
+        "name": "spawn_agent", "call_id": <call>, ...}}               the copy ends
+      {"type": "turn_context", ...}, the subagent's task, its own turn ...
+
+  The first ``session_meta`` makes it a fork: a ``forked_from_id`` (a copy
+  follows), or a ``thread_spawn`` source (a subagent) whose parent's own
+  ``session_meta`` is copied in after it (a subagent started fresh has
+  neither, and no copy). The copy is kept: it is what the subagent's model
+  was sent (a ``forked_history`` note says where it comes from). Its last item
+  is the parent's ``spawn_agent`` call, the call that created this subagent,
+  which some versions copy without its output. That call was not
+  interrupted: its result is this session itself. So when the subagent's own
+  turn begins (a ``turn_context``, a ``session_meta``, a user or developer
+  message) while that call has no output, the import adds a result that says
+  so (``<call>.forked``, not an error, right under the call) with a
+  ``forked_history`` note, instead of the error result a missing output gets.
+  A spawn call the model itself goes on from, or that an aborted turn leaves,
+  is an ordinary missing result; a copy that holds the output (versions that
+  wrote one) is read as it is.
+* **The legacy layout.** Early versions wrote a first line ``{"id",
+  "timestamp", "instructions", ...}`` with no ``type``, then the response items
+  themselves (``{"type": "message", ...}``, ``{"type": "function_call",
+  ...}``) and ``{"record_type": "state"}`` lines. The first line is read as the
+  ``session_meta`` (the session id, a ``codex.session_meta`` metadata entry),
+  each item as a ``response_item``, and state lines (Codex's bookkeeping) are
+  skipped and counted; the items carry no time, so every entry takes the
+  first line's (an aggregated note). One ``legacy_layout`` note per file.
+* **Injected context.** Codex writes some user messages itself: the
+  environment (``<environment_context>``), the user's instructions
+  (``<user_instructions>``) and AGENTS.md (``# AGENTS.md instructions for
+  ...``). They stay user messages, as the model received them as user turns,
+  so the chapter counts each as the start of a user interaction; an
+  ``injected_context`` note names each such entry and its kind.
 """
 
 from __future__ import annotations
 
 import os
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -85,6 +147,14 @@ RECORD_TYPES = frozenset(
 KEPT_WORDS = "only the user's own messages (none of the replies or tool results)"
 # User messages Codex writes itself (context it injects); a rollback does not count them as turns.
 _INJECTED = ("<environment_context>", "<user_instructions>", "# AGENTS.md")
+_USER_SIDE_ROLES = ("user", "developer", "system")  # messages the model reads, never writes
+_SPAWN = "spawn_agent"  # the tool that starts a subagent
+_REQUEST_HEADING = "## My request for Codex:"  # early versions put it before the user's text
+_USER_EVENT_SKIPPED = (
+    "event_msg 'user_message': an interface event (never sent to a model), skipped"
+)
+_STATE_SKIPPED = "record_type 'state' line (bookkeeping of Codex, never sent to a model): skipped"
+_LEGACY_TIME = "legacy item without a timestamp: the timestamp of the header used"
 _ASSISTANT_ITEMS = ("function_call", "custom_tool_call", "local_shell_call")
 _OUTPUT_ITEMS = ("function_call_output", "custom_tool_call_output")
 _TEXT_PARTS = ("input_text", "output_text", "text")
@@ -117,6 +187,124 @@ class _Turn:
 
     draft: Draft
     lines: list[int] = field(default_factory=list)
+
+
+@dataclass
+class _Heard:
+    """A ``user_message`` event, until its turn shows whether an item carries its text."""
+
+    line: int
+    timestamp: int | float
+    text: str
+    images: list[Any]
+    copy: bool = False  # a response item carries the text: the event is its copy
+
+
+class _Item:
+    """A user message item, until an event claims it as the item it copies."""
+
+    __slots__ = ("claimed",)
+
+    def __init__(self) -> None:
+        self.claimed = False
+
+
+_Pool = dict[str, deque[_Item]]
+"""Items no event has claimed yet, under each text an event of theirs may carry."""
+
+
+@dataclass
+class _Window:
+    """The user-side records since the model last answered, where an event meets its item.
+
+    Codex writes the item and the event of one user message close together, in
+    either order, before the model answers. ``items`` holds this turn's items no
+    event has claimed, ``earlier`` those of the turn before (for an event written
+    once the model had begun), each under every text its event may carry
+    (``_match_keys``). Lookups by text, and each item and event is queued and
+    dequeued once, so each record costs the same however long the file is.
+    """
+
+    items: _Pool = field(default_factory=dict)
+    earlier: _Pool = field(default_factory=dict)
+    heard: list[_Heard] = field(default_factory=list)
+    waiting: dict[str, deque[_Heard]] = field(default_factory=dict)  # unclaimed, by text
+
+    def item(self, keys: set[str]) -> None:
+        """A user message item: the copy of an event waiting with its text, or one to wait."""
+        for key in keys:
+            waiting = self.waiting.get(key)
+            if waiting:
+                waiting.popleft().copy = True
+                return
+        unclaimed = _Item()
+        for key in keys:
+            self.items.setdefault(key, deque()).append(unclaimed)
+
+    def event(self, heard: _Heard) -> None:
+        """A user_message event: the copy of an item with its text, or one to wait."""
+        self.heard.append(heard)
+        key = heard.text.strip()
+        for pool in (self.items, self.earlier):
+            queue = pool.get(key)
+            while queue:
+                found = queue.popleft()
+                if not found.claimed:
+                    found.claimed = heard.copy = True
+                    return
+        self.waiting.setdefault(key, deque()).append(heard)
+
+    def close(self) -> list[_Heard]:
+        """The turn's events, in file order; the next turn starts (unless none began)."""
+        heard = self.heard
+        if heard or self.items:
+            self.earlier, self.items = self.items, {}
+            self.heard, self.waiting = [], {}
+        return heard
+
+
+def _is_image_tag(text: str) -> bool:
+    """Whether a text part only wraps an image (``<image>``, ``<image name=...>``, ``</image>``)."""
+    return text in ("<image>", "</image>") or (
+        text.startswith("<image name=") and text.endswith(">")
+    )
+
+
+def _match_keys(content: Any) -> set[str]:
+    """The texts a user item's event may carry: its own text parts (image tags left out),
+    joined or one by one, with or without Codex's old request heading; stripped."""
+    if isinstance(content, str):
+        texts = [content]
+    elif isinstance(content, list):
+        texts = [part["text"] for part in content if isinstance(part, dict)
+                 and part.get("type") in _TEXT_PARTS and isinstance(part.get("text"), str)]  # fmt: skip
+    else:
+        texts = []
+    own = [text for text in texts if not _is_image_tag(text)]
+    keys = {"\n".join(own), "".join(own), *own}
+    keys |= {key.strip().removeprefix(_REQUEST_HEADING) for key in keys}
+    return {key.strip() for key in keys}
+
+
+@dataclass
+class _Spawn:
+    """A ``spawn_agent`` call in a subagent's copied history, until its turn shows its fate."""
+
+    call_id: str
+    line: int
+    timestamp: Any
+    answered: bool = False  # the file holds its output
+
+
+@dataclass
+class _Fork:
+    """What the first ``session_meta`` says of a session forked from another."""
+
+    parent: str  # the parent's session id (a subagent's) or the one it was forked from
+    subagent: bool  # started by the parent's spawn_agent call
+    copied: bool  # the file says it opens with a copy (forked_from_id, the parent's header)
+    spawn: _Spawn | None = None
+    done: bool = False  # the copy's spawn call is settled: later ones are the subagent's own
 
 
 @dataclass
@@ -176,28 +364,62 @@ class _Importer:
         self.types: Counter[str] = Counter()
         self.session_id: str | None = None
         self.records = 0
+        self.window = _Window()
+        self.fork: _Fork | None = None
+        self.legacy_time: int | float | None = None  # the legacy layout's header time
+        self.metas = False  # a session_meta was read: later ones are copies
 
     def _id(self, line: int) -> str:
         return "L" + str(line).zfill(self.width)
 
-    def _add(self, wire: dict[str, Any], line: int, user_text: str | None = None) -> Draft:
-        """Hang a new entry on the current path's tip."""
-        draft = Draft({"id": self._id(line), "parentId": self.path.tip, **wire}, line)
+    def _add(
+        self,
+        wire: dict[str, Any],
+        line: int,
+        user_text: str | None = None,
+        *,
+        entry_id: str | None = None,
+    ) -> Draft:
+        """Hang a new entry on the current path's tip (``entry_id``: one the importer made up)."""
+        made_up = entry_id is not None
+        draft = Draft({"id": entry_id or self._id(line), "parentId": self.path.tip, **wire},
+                      None if made_up else line)  # fmt: skip
         self.drafts.append(draft)
         own = user_text is not None and not user_text.startswith(_INJECTED)
         self.path.push(draft.id, user_text, own)
+        if user_text is not None and not own:
+            self._injected(line, draft.id, user_text)
         return draft
+
+    def _injected(self, line: int, entry_id: str, text: str) -> None:
+        """Say which context Codex injected as this user message, and why it stays one."""
+        tag = next(tag for tag in _INJECTED if text.startswith(tag))
+        self.notes.add(
+            AgentNoteKind.INJECTED_CONTEXT,
+            line,
+            entry_id,
+            f"a user message Codex wrote itself, the {shown(tag)} context: kept as a user "
+            "message, as the model received it as a user turn, so the chapter counts it as the "
+            "start of a user interaction",
+        )
 
     # --- records -----------------------------------------------------------------------
 
     def read(self, line: int, record: dict[str, Any]) -> None:
         """Turn one record into zero or one draft (or more blocks of the open message)."""
         self.records += 1
-        kind = record["type"]
+        kind = record.get("type")
+        if not isinstance(kind, str):
+            self._untyped(line, record)
+            return
+        if self.legacy_time is not None:
+            self._legacy_item(line, record, kind)
+            return
         payload = record.get("payload")
         subtype = payload.get("type") if isinstance(payload, dict) else None
         self.types[f"{kind}/{subtype}" if isinstance(subtype, str) else kind] += 1
         if kind not in RECORD_TYPES:
+            self._settle_spawn(user_side=False)
             self._close()
             self._skip(line, f"record type {kind!r}: unknown to the importer, skipped")
             return
@@ -205,31 +427,124 @@ class _Importer:
             raise AgentImportError(f"a {kind!r} record needs a payload object", line=line)
         ts = entry_timestamp(record.get("timestamp"), line=line, entry_id=self._id(line),
                              notes=self.notes)  # fmt: skip
+        if kind == "event_msg":
+            self._event(line, payload, subtype, ts)
+            return
+        if kind == "response_item" and subtype in _OUTPUT_ITEMS:
+            self._response_item(line, payload, subtype, ts)  # the spawn call's output, maybe
+            return
+        user_side = kind in ("session_meta", "turn_context") or (
+            subtype == "message" and payload.get("role") in _USER_SIDE_ROLES
+        )
+        self._settle_spawn(user_side=user_side)
         if kind == "response_item":
             self._response_item(line, payload, subtype, ts)
-        elif kind == "event_msg":
-            self._event(line, payload, subtype, ts)
         elif kind == "compacted":
-            self._close()
+            self._end_turn()
             self._compacted(line, payload, ts)
-        else:  # session_meta, turn_context
+        else:
+            self._header(line, kind, payload, ts)
+
+    def _header(self, line: int, kind: str, payload: dict[str, Any], ts: Any) -> None:
+        """A session_meta or turn_context record: a metadata entry, and what it says."""
+        if kind == "session_meta":
+            self._end_turn()
+            self._session_meta(line, payload)
+        else:
             self._close()
-            if kind == "session_meta" and self.session_id is None:
-                session_id = payload.get("id")
-                self.session_id = session_id if isinstance(session_id, str) else None
-            if kind == "turn_context":
-                model = payload.get("model")
-                self.model = model if isinstance(model, str) else self.model
-            self._add({"timestamp": ts, "type": "metadata", "key": f"{PREFIX}.{kind}",
-                       "value": payload}, line)  # fmt: skip
+            model = payload.get("model")
+            self.model = model if isinstance(model, str) else self.model
+        self._add({"timestamp": ts, "type": "metadata", "key": f"{PREFIX}.{kind}",
+                   "value": payload}, line)  # fmt: skip
+
+    def _session_meta(self, line: int, payload: dict[str, Any]) -> None:
+        """The session's id and, if forked, where from; a later one may be the parent's copy."""
+        if self.metas:
+            fork = self.fork
+            if fork and not fork.copied and payload.get("id") == fork.parent:
+                fork.copied = True  # the parent's own header, copied in: its history follows
+                self._fork_note(line)
+            return
+        self.metas = True
+        session_id = payload.get("id")
+        self.session_id = session_id if isinstance(session_id, str) else None
+        source = payload.get("source")
+        subagent = source.get("subagent") if isinstance(source, dict) else None
+        spawn = subagent.get("thread_spawn") if isinstance(subagent, dict) else None
+        parent = spawn.get("parent_thread_id") if isinstance(spawn, dict) else None
+        forked_from = payload.get("forked_from_id")
+        if non_blank(parent) or non_blank(forked_from):
+            self.fork = _Fork(
+                parent=parent if non_blank(parent) else str(forked_from),
+                subagent=non_blank(parent),
+                copied=non_blank(forked_from),
+            )
+            if self.fork.copied:
+                self._fork_note(line)
+
+    def _fork_note(self, line: int) -> None:
+        """Say that the history from here is a copy of another session's, and why it is kept."""
+        assert self.fork is not None
+        parent = shown(self.fork.parent)
+        detail = (
+            f"the session of a subagent started by the session {parent}: the history it opens "
+            "with is a copy of the parent history, kept, as it was sent to the model of the "
+            "subagent"
+            if self.fork.subagent
+            else f"a session forked from the session {parent}: the history it opens with is a "
+            "copy of the history of that session, kept, as it was sent to the model of this "
+            "session"
+        )
+        self.notes.add(AgentNoteKind.FORKED_HISTORY, line, self._id(line), detail)
 
     def _skip(self, line: int, subject: str) -> None:
         self.notes.aggregate(AgentNoteKind.RECORD_SKIPPED, subject, line, None)
+
+    # --- the legacy layout -------------------------------------------------------------
+
+    def _untyped(self, line: int, record: dict[str, Any]) -> None:
+        """A line without a string ``type``: the legacy header, a state line, or an error."""
+        if self.records == 1 and is_legacy_codex_header(record):
+            self._legacy_header(line, record)
+        elif record.get("record_type") == "state":
+            self.types["state"] += 1
+            self._skip(line, _STATE_SKIPPED)
+        else:
+            raise AgentImportError("record has no string 'type'", line=line)
+
+    def _legacy_header(self, line: int, record: dict[str, Any]) -> None:
+        """The legacy layout's first line: the session's id and time, as its session_meta."""
+        self.types["header"] += 1
+        entry_id = self._id(line)
+        ts = entry_timestamp(record["timestamp"], line=line, entry_id=entry_id, notes=self.notes)
+        self.legacy_time = ts
+        self.session_id = record["id"]
+        self.metas = True
+        self.notes.add(
+            AgentNoteKind.LEGACY_LAYOUT,
+            line,
+            entry_id,
+            "the legacy layout of Codex: a first line with the id and time of the session, then "
+            "the response items themselves, with no timestamp, type and payload around them: "
+            "each item read as a response_item record, this line as the session_meta",
+        )
+        self._add({"timestamp": ts, "type": "metadata", "key": f"{PREFIX}.session_meta",
+                   "value": record}, line)  # fmt: skip
+
+    def _legacy_item(self, line: int, item: dict[str, Any], kind: str) -> None:
+        """A legacy line: a response item itself, at the header's time."""
+        assert self.legacy_time is not None
+        self.types[kind] += 1
+        self.notes.aggregate(NoteKind.TIMESTAMP_FROM_ENTRY, _LEGACY_TIME, line, self._id(line))
+        self._response_item(line, item, kind, self.legacy_time)
+
+    # --- response items ------------------------------------------------------------------
 
     def _response_item(self, line: int, payload: dict[str, Any], subtype: Any, ts: Any) -> None:
         if subtype == "message":
             self._message(line, payload, ts)
         elif subtype == "reasoning":
+            self._answering()
             self._reasoning(line, payload)
         elif subtype in _ASSISTANT_ITEMS:
             self._open(line, ts)["content"].append(self._call(line, payload, subtype))
@@ -237,13 +552,16 @@ class _Importer:
             self._close()
             self._output(line, payload, ts)
         else:  # a web search and the like: inside a response, so the response stays open
+            self._answering()
             self._skip(
                 line,
                 f"response item {shown(subtype)}: no course form (no result to pair it with), "
                 "skipped",
             )
 
-    def _texts(self, content: Any, line: int, entry_id: str) -> list[dict[str, Any]]:
+    def _texts(
+        self, content: Any, line: int, entry_id: str, where: str = "payload.content"
+    ) -> list[dict[str, Any]]:
         """Message content (a string or a list of parts) as course text blocks."""
         if isinstance(content, str):
             return [text_block(content)]
@@ -267,7 +585,7 @@ class _Importer:
                 )
                 placeholder = image_placeholder({"mimeType": mime, "data": data})
                 self.notes.add(NoteKind.IMAGE_PLACEHOLDER, line, entry_id,
-                               f"payload.content.{position}: {placeholder}")  # fmt: skip
+                               f"{where}.{position}: {placeholder}")  # fmt: skip
                 blocks.append(text_block(placeholder))
             else:
                 name = kind if isinstance(kind, str) and kind else "unknown"
@@ -275,7 +593,7 @@ class _Importer:
                     NoteKind.BLOCK_PLACEHOLDER,
                     line,
                     entry_id,
-                    f"payload.content.{position}: a {shown(kind)} part has no course form; "
+                    f"{where}.{position}: a {shown(kind)} part has no course form; "
                     f"replaced by the text '[{name} part omitted]'",
                 )
                 blocks.append(text_block(f"[{name} part omitted]"))
@@ -291,6 +609,7 @@ class _Importer:
         blocks = self._texts(payload.get("content"), line, self._id(line))
         text = "\n".join(block["text"] for block in blocks)
         if role == "user":
+            self.window.item(_match_keys(payload.get("content")))
             self.turn_assistants = []
             self._add({"timestamp": ts, "type": "message",
                        "message": {"role": "user", "content": blocks, "timestamp": ts}},
@@ -329,6 +648,7 @@ class _Importer:
     def _open(self, line: int, ts: Any) -> dict[str, Any]:
         """The assistant message this response's items join (started here when none is open)."""
         if self.turn is None:
+            self._answering()
             message = {"role": "assistant", "content": [], "provider": PROVIDER,
                        "model": self.model, "usage": None, "stopReason": None, "timestamp": ts}  # fmt: skip
             draft = self._add({"timestamp": ts, "type": "message", "message": message}, line)
@@ -353,6 +673,10 @@ class _Importer:
                 )
         assert isinstance(call_id, str) and isinstance(name, str)
         self.names[call_id] = name
+        fork = self.fork
+        if name == _SPAWN and fork and fork.subagent and fork.copied and not fork.done:
+            timestamp = self.turn.draft.wire["timestamp"] if self.turn else None
+            fork.spawn = _Spawn(call_id, line, timestamp)  # the copy may end with it
         block: dict[str, Any] = {"type": "toolCall", "id": call_id, "name": name}
         if subtype == "local_shell_call":
             block["arguments"] = payload.get("action")
@@ -385,6 +709,9 @@ class _Importer:
                 f"{payload.get('type')}.call_id must be a non-blank string, got {shown(call_id)}",
                 line=line,
             )
+        spawn = self.fork.spawn if self.fork else None
+        if spawn is not None and spawn.call_id == call_id:
+            spawn.answered = True
         output = payload.get("output")
         is_error = False
         if isinstance(output, dict):
@@ -421,17 +748,113 @@ class _Importer:
                 f"message: lines {', '.join(map(str, turn.lines))}",
             )
 
+    # --- turns: events paired with items, the copy's spawn call ------------------------
+
+    def _answering(self) -> None:
+        """The model begins a response: the user-side records before it are complete."""
+        if self.turn is None:
+            self._flush()
+
+    def _end_turn(self) -> None:
+        """Nothing more joins the turn (a compaction, a rollback, an abort, a new header)."""
+        self._close()
+        self._flush()
+
+    def _flush(self) -> None:
+        """The turn's user_message events: copies are skipped, the others become its messages."""
+        for heard in self.window.close():
+            if heard.copy:
+                self._skip(heard.line, _USER_EVENT_SKIPPED)
+            else:
+                self._event_message(heard)
+
+    def _heard(self, line: int, payload: dict[str, Any], ts: Any) -> None:
+        """A user_message event: kept until its turn shows whether an item carries its text."""
+        text = payload.get("message")
+        if not isinstance(text, str):
+            raise AgentImportError(
+                f"user_message.message must be a string, got {shown(text)}", line=line
+            )
+        images = payload.get("images")
+        if images is not None and not isinstance(images, list):
+            raise AgentImportError(
+                f"user_message.images must be a list, got {shown(images)}", line=line
+            )
+        self.window.event(_Heard(line, ts, text, images or []))
+
+    def _event_message(self, heard: _Heard) -> None:
+        """The user message only an event carries, at the end of its turn's user-side records."""
+        self._close()
+        entry_id = self._id(heard.line)
+        images = [{"type": "input_image", "image_url": url} for url in heard.images]
+        blocks = [
+            text_block(heard.text),
+            *self._texts(images, heard.line, entry_id, "payload.images"),
+        ]
+        self.notes.add(
+            AgentNoteKind.EVENT_TEXT_USED,
+            heard.line,
+            entry_id,
+            f"no response item of its turn carries the text of this user_message event "
+            f"({len(heard.text):,} characters): that text becomes the user message, placed "
+            "after the other user-side records of its turn",
+        )
+        self.turn_assistants = []
+        ts = heard.timestamp
+        self._add({"timestamp": ts, "type": "message",
+                   "message": {"role": "user", "content": blocks, "timestamp": ts}},
+                  heard.line, user_text=heard.text)  # fmt: skip
+
+    def _settle_spawn(self, *, user_side: bool) -> None:
+        """The record after a copied spawn call: a user-side one starts the subagent's own turn."""
+        fork = self.fork
+        spawn = fork.spawn if fork else None
+        if fork is None or spawn is None:
+            return
+        fork.spawn = None
+        if not user_side:
+            return  # the model went on (or the file ends oddly): an ordinary call
+        fork.done = True
+        if not spawn.answered:  # answered: this version copied the call's output too
+            self._spawn_result(spawn)
+
+    def _spawn_result(self, spawn: _Spawn) -> None:
+        """The copied spawn call's result: this session itself, said as it is, not an error."""
+        self._close()
+        entry_id = f"{spawn.call_id}.forked"
+        text = (
+            f"[the parent's call that started this subagent (session {self.session_id or '?'}); "
+            "no output is copied with it: its result is this session]"
+        )
+        result = {"role": "toolResult", "toolCallId": spawn.call_id, "toolName": _SPAWN,
+                  "content": [text_block(text)], "isError": False,
+                  "timestamp": spawn.timestamp}  # fmt: skip
+        self._add({"timestamp": spawn.timestamp, "type": "message", "message": result},
+                  spawn.line, entry_id=entry_id)  # fmt: skip
+        self.notes.add(
+            AgentNoteKind.FORKED_HISTORY,
+            spawn.line,
+            entry_id,
+            f"call {spawn.call_id!r} ({_SPAWN}) is the call of the parent session that started "
+            f"this subagent, copied without its output: its result {entry_id} says so, instead "
+            "of the error result a call left unanswered gets",
+        )
+
     # --- events ------------------------------------------------------------------------
 
     def _event(self, line: int, payload: dict[str, Any], subtype: Any, ts: Any) -> None:
         if subtype == "token_count":
             self._close()
             self._token_count(line, payload)
+        elif subtype == "user_message":
+            self._heard(line, payload, ts)
         elif subtype == "turn_aborted":
-            self._close()
+            self._end_turn()
+            if self.fork is not None:
+                self.fork.spawn = None  # an interrupted call, not the copy's end
             self._aborted(line, payload)
         elif subtype == "thread_rolled_back":
-            self._close()
+            self._end_turn()
             self._rollback(line, payload)
         else:
             self._skip(
@@ -573,8 +996,10 @@ class _Importer:
         return list(dict.fromkeys(kept))
 
     def finish(self) -> None:
-        """Close the last response; give every message that never got a token count zeros."""
+        """Close the last response and turn; zeros for each message no token count priced."""
         self._close()
+        self._settle_spawn(user_side=True)  # a copy that ends the file: the subagent never ran
+        self._flush()
         for draft in self.all_assistants:
             if draft.wire["message"]["usage"] is None:
                 draft.wire["message"]["usage"] = {"input": 0, "output": 0, "totalTokens": 0}
@@ -628,7 +1053,7 @@ def _import(
     notes = NoteLog()
     tail_note(committed, notes)
     importer = _Importer(notes, max(4, len(str(committed.last_record_line))), limits)
-    for line, record in read_records(committed, limits):
+    for line, record in read_records(committed, limits, require_type=False):
         importer.read(line, record)
     importer.finish()
     if not importer.drafts:
