@@ -29,11 +29,13 @@ from ..base.i18n import LANGUAGES, N_, Lang, tr
 from ..base.pricing import Estimator
 from ..base.stores import SessionReadResult
 from ..base.text_rules import escape_controls, is_blank
-from ..base.wire import MAX_SAFE_INTEGER, loads_strict
+from ..base.wire import MAX_SAFE_INTEGER
 from ..beyond.estimators import bpe_estimator, chars_estimator
-from ..beyond.importers import detect_format, import_claude_code_bytes, import_codex_bytes
+from ..beyond.importers import import_claude_code_bytes, import_codex_bytes
+from ..beyond.importers._base import SEVERITIES, by_severity
 from ..beyond.importers._pi_read import read_regular_file
-from ..beyond.importers.pi import ImportNote, import_pi_bytes, is_pi_session_header
+from ..beyond.importers.detect import COURSE_FORMAT, recognise_format
+from ..beyond.importers.pi import ImportNote, import_pi_bytes
 from ..chapter.budget import context_from_plan, plan_budget
 from ..chapter.fixture import fixture_estimator
 from ..chapter.ledger import ledger_from_plan
@@ -121,22 +123,6 @@ class InspectReport:
 # --- loading ------------------------------------------------------------------------
 
 
-def _first_record(data: bytes) -> Any:
-    """The first non-blank line as JSON, or ``None`` when it is not JSON (a course read will say why)."""
-    start = 0
-    while start < len(data):
-        end = data.find(b"\n", start)
-        end = len(data) if end < 0 else end
-        line = data[start:end].decode("utf-8", errors="replace")
-        if not is_blank(line):
-            try:
-                return loads_strict(line)
-            except (ValueError, RecursionError):
-                return None
-        start = end + 1
-    return None
-
-
 def _read_input(file: Path, name: str) -> bytes:
     """The file's bytes, opened read-only: ``inspect`` never creates, locks or changes its input."""
     try:
@@ -163,14 +149,15 @@ def load_session(
 ) -> LoadedSession:
     """Read ``data`` (the bytes of ``file``) as a pi, Claude Code, Codex or course JSONL session.
 
-    The first record says which agent wrote the file (``detect_format``): a pi,
-    Claude Code or Codex file is imported from ``data``; a course file is read
-    again by ``read_session_file``, the read-only reader of Chapter 10's line rule.
+    The first records say which format the file is in (``recognise_format``, as
+    ``import_session`` asks, so a file neither reads is refused in the same
+    sentence): a pi, Claude Code or Codex file is imported from ``data``; a course
+    file is read again by ``read_session_file``, the read-only reader of Chapter
+    10's line rule.
     """
     if is_blank(data.decode("utf-8", errors="replace")):
         raise InspectError(f"{name}: the file is empty, there is nothing to inspect")
-    first = _first_record(data)
-    agent_format = detect_format(first)
+    agent_format = recognise_format(data, name=name).format
     if agent_format in ("claude-code", "codex"):
         importer = import_claude_code_bytes if agent_format == "claude-code" else import_codex_bytes
         agent = importer(data)
@@ -178,7 +165,7 @@ def load_session(
             agent.format, None, agent.entries, agent.leaf_id, agent.notes,
             agent.source.record_counts,
         )  # fmt: skip
-    if is_pi_session_header(first):
+    if agent_format == "pi":
         imported = import_pi_bytes(data, progress=progress)
         return LoadedSession(
             format="pi",
@@ -188,6 +175,7 @@ def load_session(
             notes=imported.notes,
             source_counts=imported.source.entry_counts,
         )
+    assert agent_format == COURSE_FORMAT  # recognise_format refuses anything else
     read = read_session_file(file)
     if not read.entries:
         raise InspectError(f"{name}: no committed entry, there is nothing to inspect")
@@ -505,8 +493,21 @@ def _detail_in(detail: str, lang: Lang) -> str:
 
 
 def _note_lines(notes: list[ImportNote], lang: Lang = "en") -> list[str]:
-    """Notes by kind, each with its count and first occurrence (``--format json`` lists all)."""
-    lines = [tr(lang, "notes: {count}", count=_n(len(notes)))]
+    """Notes by kind, warnings first, each with its count and first occurrence
+    (``--format json`` lists all)."""
+    if not notes:
+        return [tr(lang, "notes: {count}", count=_n(0))]
+    severities = Counter(note.severity for note in notes)
+    lines = [
+        tr(
+            lang,
+            "notes: {count} (warnings {warnings}, info {info})",
+            count=_n(len(notes)),
+            warnings=_n(severities["warning"]),
+            info=_n(severities["info"]),
+        )
+    ]
+    words = {severity: tr(lang, word) for severity, word in _SEVERITY_WORDS.items()}
     for kind, count in _note_kinds(notes).items():
         first = next(note for note in notes if note.kind == kind)
         values = {
@@ -526,12 +527,21 @@ def _note_lines(notes: list[ImportNote], lang: Lang = "en") -> list[str]:
             )
         )
         more = tr(lang, " (+{count} more)", count=_n(count - 1)) if count > 1 else ""
-        lines.append(f"  {line}{more}")
+        severity = words[first.severity].ljust(max(map(len, words.values())))
+        lines.append(f"  {severity}  {line}{more}")
     return lines
 
 
+_SEVERITY_WORDS = {"warning": N_("warning"), "info": N_("info")}
+"""How a note's severity is printed before it (a word of the report's language)."""
+
+
 def _note_kinds(notes: list[ImportNote]) -> dict[str, int]:
-    return dict(Counter(note.kind for note in notes).most_common())
+    """How many notes of each kind: warning kinds first, then most frequent first (ties in
+    first-seen order), so the changes to what the model is sent lead the list."""
+    counts = Counter(note.kind for note in notes).most_common()
+    rank = {note.kind: SEVERITIES.index(note.severity) for note in notes}
+    return dict(sorted(counts, key=lambda item: rank[item[0]]))
 
 
 def _kept_line(report: InspectReport, lang: Lang = "en") -> str:
@@ -578,8 +588,14 @@ def report_dict(report: InspectReport) -> dict[str, Any]:
         "interactions": len(report.ledger),
         "notes": {
             "total": len(report.notes),
+            "by_severity": {
+                severity: sum(note.severity == severity for note in report.notes)
+                for severity in SEVERITIES
+            },
             "by_kind": _note_kinds(report.notes),
-            "items": [asdict(note) for note in report.notes],
+            "items": [
+                {**asdict(note), "severity": note.severity} for note in by_severity(report.notes)
+            ],
         },
         "budget": {
             "estimator": report.estimator,
@@ -674,8 +690,9 @@ _DESCRIPTION = """\
 Show what a session file holds and what a model call would keep.
 
 The file is a course JSONL session or a real pi, Claude Code or Codex CLI
-session (detected from the first line; the report says which). The report
-lists the entries, the notes an import made, the deduction table (window,
+session (detected from its first records; the report says which). The report
+lists the entries, the notes an import made (warnings first: the changes to
+what the model is sent, then routine trimming), the deduction table (window,
 system, reserved output, safety margin, summary), a compact per-group ledger
 (oldest groups, the cut, newest groups) and the kept range with the reason.
 Defaults follow pi: a 200,000-token window with 16,384 tokens reserved for the

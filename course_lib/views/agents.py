@@ -10,6 +10,7 @@ number comes from the importers and ``build_context``; nothing is typed by hand.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -17,9 +18,10 @@ from typing import Any
 import pandas as pd
 
 from ..base.errors import CourseError
-from ..base.messages import AssistantMessage
+from ..base.messages import AssistantMessage, text_of
 from ..base.pricing import Estimator, Number
-from ..beyond.importers import AgentCompaction, DetectedImport
+from ..beyond.importers import AgentCompaction, AgentNoteKind, DetectedImport
+from ..beyond.importers._base import SEVERITIES, severity_of
 from ..chapter.budget import build_context
 from ..chapter.groups import group_interactions
 from ..chapter.models import CompactionSummary, InteractionGroup, MessageEntry, SessionEntry
@@ -30,11 +32,13 @@ from .translated import shown
 
 __all__ = [
     "FILLED",
+    "INJECTED_CONTEXT",
     "SUMMARY_FIELD_NAMES",
     "agent_compactions_frame",
     "agent_overview_frame",
     "agent_usage_frame",
     "compaction_groups",
+    "injected_context_frame",
     "note_kinds_frame",
     "summary_fields_frame",
     "usage_summary_frame",
@@ -113,25 +117,78 @@ def agent_overview_frame(
 
 
 def note_kinds_frame(imports: Mapping[str, DetectedImport]) -> pd.DataFrame:
-    """The import notes by kind, one column per agent (0 where an import wrote none of a kind).
+    """The import notes by kind and severity, one column per agent (0 where an import wrote none).
 
-    Rows run from the kind written most often over all files to the rarest,
-    ties in the order the kinds first appear, so the kinds the three agents
-    share and those only one of them needs are easy to tell apart.
+    Warnings come first (``ImportNote.severity``: the import changed what the
+    model is sent), then info. Within each, rows run from the kind written most
+    often over all files to the rarest, ties in the order the kinds first
+    appear, so the kinds the three agents share and those only one of them
+    needs are easy to tell apart.
     """
     columns = _column_names(imports)
     counts = {columns[name]: imported.note_counts() for name, imported in imports.items()}
     totals: Counter[str] = Counter()
     for per_kind in counts.values():
         totals.update(per_kind)
-    kinds = [kind for kind, _ in totals.most_common()]
+    kinds = sorted(
+        (kind for kind, _ in totals.most_common()),
+        key=lambda kind: SEVERITIES.index(severity_of(kind)),
+    )
     return pd.DataFrame(
         [
-            {"kind": kind, **{column: per_kind.get(kind, 0) for column, per_kind in counts.items()}}
+            {
+                "severity": severity_of(kind),
+                "kind": kind,
+                **{column: per_kind.get(kind, 0) for column, per_kind in counts.items()},
+            }
             for kind in kinds
         ],
-        columns=["kind", *counts],
+        columns=["severity", "kind", *counts],
     )
+
+
+INJECTED_CONTEXT = AgentNoteKind.INJECTED_CONTEXT
+"""The note kind an importer writes for a user message the agent injected itself (Codex's
+environment context, user instructions, ``AGENTS.md``)."""
+
+_CONTEXT_TAG = re.compile(r"<([A-Za-z_][\w-]*)>")
+_AGENTS_FILE = "# AGENTS.md"
+
+
+def _context_kind(text: str) -> str:
+    """What an injected message holds, by its opening: its tag (``environment_context``,
+    ``user_instructions``), ``AGENTS.md`` for the project's instructions file."""
+    text = text.lstrip()
+    if text.startswith(_AGENTS_FILE):
+        return _AGENTS_FILE.removeprefix("# ")
+    tag = _CONTEXT_TAG.match(text)
+    return tag.group(1) if tag else NO_VALUE
+
+
+def injected_context_frame(imported: DetectedImport, estimate_tokens: Estimator) -> pd.DataFrame:
+    """The user messages the agent injected itself, one row per entry an ``injected_context``
+    note names: its id, its line, what kind of context it holds, its tokens.
+
+    Why a table of them: they were sent to the model as user turns, so the
+    chapter groups each as an interaction and a tight budget may trim it like
+    any other; the agent would send them again. ``tokens`` prices the message
+    as ``build_context`` does (a copy, by ``estimate_tokens``). An empty frame:
+    the import marked none.
+    """
+    entries = {entry.id: entry for entry in imported.entries}
+    rows = []
+    named = [note for note in imported.notes if note.kind == INJECTED_CONTEXT]
+    for entry_id in dict.fromkeys(note.entry_id for note in named):
+        entry = entries.get(entry_id) if entry_id is not None else None
+        if not isinstance(entry, MessageEntry):
+            continue
+        message = entry.message
+        line = next(note.line for note in named if note.entry_id == entry_id)
+        tokens = estimate_tokens(message.model_copy(deep=True))
+        rows.append((entry.id, line, _context_kind(text_of(message)), tokens))
+    frame = pd.DataFrame(rows, columns=["entry id", "line", "kind of context", "tokens"])
+    frame["line"] = frame["line"].astype("Int64")
+    return frame
 
 
 def _chapter_at(

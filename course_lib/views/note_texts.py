@@ -240,7 +240,89 @@ NOTE_PARTS: tuple[str, ...] = (
     ),
     N_("no entry (a new root)"),
     # --- Claude Code's later shapes: partial compactions, late parents, no parent links
+    N_(
+        "no record of this file names a parent (no parentUuid): each of its {count} records "
+        "hangs under the one before it, lines {first}-{last}"
+    ),
+    N_(
+        "parent {parent} appears later in the file (line {line}): linked once every record was read"
+    ),
+    N_(
+        "the parent links from here form a cycle (through {parent}, line {line}): the record "
+        "starts a root"
+    ),
+    N_(
+        "Claude Code kept {count} message record(s) through this compaction, from {first} to "
+        "{last}; the chapter keeps them before it, where they were: the compaction hangs under "
+        "{parent} and {moved} later record(s) that continue from the kept messages hang under it"
+    ),
+    N_(
+        "the first kept record {uuid} hangs under the compaction's own summary (a file written "
+        "after the compaction): it starts a root, so it comes before the compaction"
+    ),
     # --- Codex's later shapes: event-only text, forked subagents, the legacy layout
+    N_(
+        "no response item of its turn carries the text of this user_message event ({count} "
+        "characters): that text becomes the user message, placed after the other user-side "
+        "records of its turn"
+    ),
+    N_(
+        "the session of a subagent started by the session {parent}: the history it opens with "
+        "is a copy of the parent history, kept, as it was sent to the model of the subagent"
+    ),
+    N_(
+        "a session forked from the session {parent}: the history it opens with is a copy of "
+        "the history of that session, kept, as it was sent to the model of this session"
+    ),
+    N_(
+        "call {call} (spawn_agent) is the call of the parent session that started this "
+        "subagent, copied without its output: its result {entry} says so, instead of the error result a call "
+        "left unanswered gets"
+    ),
+    N_(
+        "the legacy layout of Codex: a first line with the id and time of the session, then the "
+        "response items themselves, with no timestamp, type and payload around them: each item "
+        "read as a response_item record, this line as the session_meta"
+    ),
+    N_("record_type 'state' line (bookkeeping of Codex, never sent to a model): skipped"),
+    N_("legacy item without a timestamp: the timestamp of the header used"),
+    N_(
+        "a user message Codex wrote itself, the {tag} context: kept as a user message, as the "
+        "model received it as a user turn, so the chapter counts it as the start of a user "
+        "interaction"
+    ),
     # --- detection and severity
+    # import_session's refusals (detect.py), for a view that shows one
+    N_("{name}: no committed line, so no session format to recognise"),
+    N_("{name}: line {line} is not valid UTF-8"),
+    N_("{name}: the JSON reader refuses line {line}: {error_text}"),
+    N_(
+        "{name}: line {line} is not valid JSON ({error_text}); expected a pi, Claude Code or "
+        "Codex CLI session"
+    ),
+    N_(
+        "{name}: line {line} is a JSON {kind}, not an object; expected a pi, Claude Code or "
+        "Codex CLI session"
+    ),
+    N_(
+        "{name} is not a pi, Claude Code or Codex CLI session: its first record (line {line}, "
+        "type {kind}) belongs to none of them"
+    ),
+    N_(
+        "{name} is not a pi, Claude Code or Codex CLI session: its first record (line {line}, "
+        "no type) belongs to none of them"
+    ),
+    N_(
+        "{name} is not a pi, Claude Code or Codex CLI session: none of its first {count} "
+        "records (lines {first}-{last}) belongs to one of them; line {line} has type {kind}"
+    ),
+    N_(
+        "{name} is not a pi, Claude Code or Codex CLI session: none of its first {count} "
+        "records (lines {first}-{last}) belongs to one of them; line {line} has no type"
+    ),
+    N_(
+        "{name} is a course session file (line {line} is a course entry); open it with "
+        "JsonlSessionStore or read_session_file, it needs no import"
+    ),
 )
 """Every sentence of an import note, as the importers write it in English."""

@@ -19,6 +19,8 @@ from ..base.errors import CourseError
 from ..base.i18n import N_, tr
 from ..base.messages import AssistantMessage, MessageModel
 from ..base.pricing import Estimator, Number
+from ..beyond.importers import DetectedImport
+from ..beyond.importers._base import by_severity
 from ..beyond.importers.pi import ImportResult, PiSource
 from ..chapter.budget import build_context
 from ..chapter.groups import group_interactions
@@ -62,14 +64,20 @@ PI_KEEP_RECENT_TOKENS = 20_000
 """pi's default ``keepRecentTokens``: roughly how many tokens of recent messages its compaction keeps."""
 
 
-def import_notes_frame(result: ImportResult) -> pd.DataFrame:
-    """What the importer repaired or skipped, one row per note (kind, line, entry_id, detail).
+def import_notes_frame(result: ImportResult | DetectedImport) -> pd.DataFrame:
+    """What the importer repaired or skipped, one row per note (severity, kind, line, entry_id,
+    detail), warnings first.
 
-    ``detail`` is in the notebook's language; its lines and ids are the note's own.
+    A warning changed what the model is sent (``ImportNote.severity``), so it
+    leads; each severity keeps the order the notes were made in. ``detail`` is
+    in the notebook's language; its lines and ids are the note's own.
     """
     frame = pd.DataFrame(
-        [(n.kind, n.line, n.entry_id, shown(n.detail)) for n in result.notes],
-        columns=["kind", "line", "entry_id", "detail"],
+        [
+            (n.severity, n.kind, n.line, n.entry_id, shown(n.detail))
+            for n in by_severity(result.notes)
+        ],
+        columns=["severity", "kind", "line", "entry_id", "detail"],
     )
     frame["line"] = frame["line"].astype("Int64")
     return frame

@@ -186,20 +186,28 @@ CELLS: list[Cell] = [
 
         Each importer follows the pi importer's contract: strict course
         entries out, and a note for every change, with the line and the entry
-        it concerns. The notes by kind, one column per agent. Notice the kinds
-        all three share (a tool call that never got its result is repaired the
-        same way everywhere) and the kinds only Claude Code and Codex need:
-        records merged into one message, records that are never sent to a
-        model, compactions whose first kept entry the chapter had to choose.
+        it concerns. Each note has a severity: a `warning` when the import
+        changed what the model is sent (it changed the active path, dropped or
+        moved a summary or the range a compaction keeps, or invented a message
+        such as a synthetic result), `info` for routine trimming and
+        bookkeeping. The notes by kind, one column per agent, warnings first.
+        Notice the kinds all three share (a tool call that never got its
+        result is repaired the same way everywhere) and the kinds only Claude
+        Code and Codex need: records merged into one message, records that
+        are never sent to a model, compactions whose first kept entry the
+        chapter had to choose.
         """,
         zh="""
         ## 第 2 步 — 导入做的每一处改动
 
         每个导入器都遵守 pi 导入器的约定：输出严格的课程 entry，每一处改动都写一条
-        note，注明它涉及的行和 entry。下表按种类统计 notes，每个 agent 一列。注意三者
-        共有的种类（从未得到 result 的 tool call，在哪里都以同样的方式修复），以及只有
-        Claude Code 和 Codex 才需要的种类：合并成一条消息的多条记录、永远不会发给模型的
-        记录、由本章规则选出保留起点的 compaction。
+        note，注明它涉及的行和 entry。每条 note 都有一个严重程度：如果导入改变了发给模型
+        的内容（改变了活动路径，丢弃或移动了摘要或 compaction 的保留范围，或者编造了一条
+        消息，比如合成的 result），就是 `warning`；常规的裁剪和记账则是 `info`。下表按
+        种类统计 notes，每个 agent 一列，warning 在前。注意三者共有的种类（从未得到
+        result 的 tool call，在哪里都以同样的方式修复），以及只有 Claude Code 和 Codex
+        才需要的种类：合并成一条消息的多条记录、永远不会发给模型的记录、由本章规则选出
+        保留起点的 compaction。
         """,
     ),
     code("views.note_kinds_frame(imports)"),
@@ -293,6 +301,41 @@ CELLS: list[Cell] = [
         表达式）。
         """,
     ),
+    md(
+        """
+        ### Context the agent injected
+
+        Codex CLI sends the model a few user messages that nobody typed: the
+        environment it runs in (`<environment_context>`), your standing
+        instructions (`<user_instructions>`) and a project's `AGENTS.md`. The
+        importer keeps each as the user message it was and marks it with an
+        `injected_context` note. The chapter's budget treats them as user
+        interactions, because that is what the model was sent: each user
+        message starts an interaction (Lab 11.2), so under a tight window
+        `build_context` may trim one like any other, oldest first. The agent
+        does not lose them that way: it injects them again whenever it builds
+        its context anew (after a compaction, for one), which a projection of
+        the file cannot know. The Codex sample's injected entries, and what
+        each costs under `chars`. Both come before the sample's compactions,
+        so neither is in Step 3's kept range: the chapter's context no longer
+        holds them, where Codex would send them again.
+        """,
+        zh="""
+        ### agent 注入的上下文
+
+        Codex CLI 会给模型发送几条没有人输入过的 user 消息：它运行的环境
+        （`<environment_context>`）、你的长期指令（`<user_instructions>`），以及项目的
+        `AGENTS.md`。导入器把每一条都保留为原来的 user 消息，并用一条 `injected_context`
+        note 标出。本章的预算把它们当作 user 交互，因为模型收到的正是这些：每条 user 消息
+        开始一个交互（实验 11.2），所以窗口很紧时，`build_context` 可能像裁剪其他交互一样
+        裁掉其中一条，从最旧的开始。agent 自己不会这样丢掉它们：每当它重新构建上下文
+        （例如 compaction 之后），都会再次注入，而对文件的上下文投影无从知道这一点。下表是
+        Codex 样例中被注入的 entry，以及每条在 `chars` 下的成本。两条都在样例的
+        compaction 之前，所以都不在第 3 步的保留范围里：本章的上下文已经不再包含它们，而
+        Codex 会再次发送它们。
+        """,
+    ),
+    code('views.injected_context_frame(imports["sample-rollout.jsonl"], chars)'),
     md(
         """
         ## Step 4 — where each agent's own compaction fell
@@ -554,6 +597,7 @@ CELLS: list[Cell] = [
             mine = {Path(MY_SESSION).name: import_session(MY_SESSION)}
             display(views.agent_overview_frame(mine, **BUDGET))
             display(views.note_kinds_frame(mine))
+            display(views.injected_context_frame(*mine.values(), chars))
             display(views.agent_compactions_frame(mine, **BUDGET))
             display(views.summary_fields_frame(mine))
             display(views.usage_summary_frame({m.label: views.agent_usage_frame(m, chars) for m in mine.values()}))

@@ -50,7 +50,10 @@ def test_inspect_a_pi_session_under_pi_defaults(course_lab: Runner) -> None:
         "pi lines by type: message 914, thinking_level_change 103, session 1, model_change 1" in out
     )
     assert "active path to L1019: 1,037 entries, 932 messages, 88 interactions" in out
-    assert "notes: 27\n  missing_result_repaired x18, first at line 33" in out
+    assert (
+        "notes: 27 (warnings 18, info 9)\n  warning  missing_result_repaired x18, first at line 33"
+        in out
+    )
     assert re.search(r"max_tokens\s+200,000\s+200,000", out)
     assert re.search(r"reserved_output\s+16,384\s+183,616", out)
     assert re.search(r"safety_margin\s+0\s+183,616", out)
@@ -197,7 +200,54 @@ def test_inspect_reports_an_unterminated_tail(course_lab: Runner, tmp_path: Path
         handle.write('{"id":"torn"')
     status, out, _ = course_lab(str(file), "--estimator", "fixture")
     assert status == 0
-    assert "unterminated_tail x1, first at line 11" in out
+    assert "notes: 1 (warnings 1, info 0)\n  warning  unterminated_tail x1, first at line 11" in out
+
+
+# --- severities: warnings first, in the text and in the JSON ------------------------------
+
+
+def _note_rows(out: str) -> list[tuple[str, str, int]]:
+    """(severity, kind, count) of each note line of the text report, in order."""
+    return [
+        (found[1], found[2], int(found[3].replace(",", "")))
+        for found in re.finditer(r"^  (warning|info)\s+(\w+) x([\d,]+), first at", out, re.M)
+    ]
+
+
+@pytest.mark.parametrize(
+    "file",
+    [SAMPLE, ROOT / "data" / "claude-code-sessions" / "sample-session.jsonl",
+     ROOT / "data" / "codex-sessions" / "sample-rollout.jsonl"],
+    ids=["pi", "claude-code", "codex"],
+)  # fmt: skip
+def test_inspect_lists_warnings_first(course_lab: Runner, file: Path) -> None:
+    from course_lib.beyond.importers import import_session
+
+    notes = import_session(file).notes
+    _, out, _ = course_lab(str(file))
+    rows = _note_rows(out)
+    severities = [severity for severity, _, _ in rows]
+    assert severities == sorted(severities, key=["warning", "info"].index)  # warnings first
+    assert {kind: count for _, kind, count in rows} == {
+        kind: sum(note.kind == kind for note in notes) for kind in {note.kind for note in notes}
+    }
+    for severity, kind, _ in rows:
+        assert severity == next(note.severity for note in notes if note.kind == kind)
+    warnings = sum(note.severity == "warning" for note in notes)
+    assert f"notes: {len(notes)} (warnings {warnings}, info {len(notes) - warnings})\n" in out
+    assert warnings > 0 and "warning" in severities  # every sample has a repaired call at least
+
+    report = json.loads(course_lab(str(file), "--format", "json")[1])["notes"]
+    assert report["by_severity"] == {"warning": warnings, "info": len(notes) - warnings}
+    items = report["items"]
+    assert [item["severity"] for item in items] == ["warning"] * warnings + ["info"] * (
+        len(notes) - warnings
+    )
+    assert sorted(map(json.dumps, items)) == sorted(
+        json.dumps({"kind": n.kind, "line": n.line, "entry_id": n.entry_id, "detail": n.detail,
+                    "severity": n.severity}) for n in notes
+    )  # fmt: skip
+    assert list(report["by_kind"]) == [kind for _, kind, _ in rows]
 
 
 # --- errors are one line and exit status 2 ----------------------------------------------
@@ -210,7 +260,9 @@ def test_inspect_reports_an_unterminated_tail(course_lab: Runner, tmp_path: Path
         ("", [], r"the file is empty"),
         ('{"type":"session","id":"s","timestamp":"2025-01-01T00:00:00Z"}\n{oops\n', [], r"line 2: not valid JSON"),
         ('{"type":"session","id":"s","timestamp":"2025-01-01T00:00:00Z"}\n', ["--leaf", "nope"], r"no entry with id 'nope'"),
-        ('{"id":"x"}\n', [], r"line 1: session entry x: type: missing field"),
+        ('{"id":"x","type":"message"}\n', [], r"line 1: session entry x: parentId: missing field"),
+        ('{"id":"x"}\n', [], r"missing\.jsonl is not a pi, Claude Code or Codex CLI session: its first record \(line 1, no type\) belongs to none of them\n$"),
+        ('{"type":"chat"}\n{oops\n', [], r"missing\.jsonl: line 2 is not valid JSON \(Expecting property name enclosed in double quotes: line 1 column 2 \(char 1\)\); expected a pi, Claude Code or Codex CLI session\n$"),
         (SAMPLE.read_text(encoding="utf-8"), ["--leaf", "L0500"],
          r"the path to L0500 does not split into whole interactions \(missing result for call "
          r"'toolu_01VSAJq4pvW5Vww3FL6gU8ir'.*choose a user message"),

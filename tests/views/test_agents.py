@@ -8,6 +8,7 @@ the files would fail.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pandas as pd
@@ -15,7 +16,7 @@ import pytest
 
 from course_lib import build_context, chars_estimator, import_session
 from course_lib.base.wire import MAX_SAFE_INTEGER
-from course_lib.beyond.importers import DetectedImport
+from course_lib.beyond.importers import DetectedImport, import_codex_text
 from course_lib.chapter.groups import group_interactions
 from course_lib.chapter.models import CompactionEntry, MessageEntry
 from course_lib.chapter.sessions import path_to
@@ -27,6 +28,7 @@ from course_lib.views import (
     agent_overview_frame,
     agent_usage_frame,
     compaction_groups,
+    injected_context_frame,
     note_kinds_frame,
     summary_fields_frame,
     usage_summary_frame,
@@ -96,24 +98,31 @@ def test_the_overview_holds_each_file_to_one_budget(imports: dict[str, DetectedI
     assert (claude["interactions"], codex["interactions"]) == (9, 8)
 
 
-def test_note_kinds_count_every_note_once_most_frequent_first(
+def test_note_kinds_count_every_note_once_warnings_first_then_most_frequent(
     imports: dict[str, DetectedImport],
 ) -> None:
     frame = note_kinds_frame(imports)
-    assert list(frame.columns) == ["kind", "pi", "Claude Code", "Codex CLI"]
-    for column, imported in zip(frame.columns[1:], imports.values(), strict=True):
+    assert list(frame.columns) == ["severity", "kind", "pi", "Claude Code", "Codex CLI"]
+    for column, imported in zip(frame.columns[2:], imports.values(), strict=True):
         assert frame[column].sum() == len(imported.notes)
         listed = dict(zip(frame["kind"], frame[column], strict=True))
         assert {kind: n for kind, n in listed.items() if n} == imported.note_counts()
-    totals = frame.drop(columns="kind").sum(axis=1)
-    assert list(totals) == sorted(totals, reverse=True)
+    severity = {note.kind: note.severity for i in imports.values() for note in i.notes}
+    assert list(frame["severity"]) == [severity[kind] for kind in frame["kind"]]
+    warnings = int((frame["severity"] == "warning").sum())
+    assert warnings > 0 and list(frame["severity"]) == ["warning"] * warnings + ["info"] * (
+        len(frame) - warnings
+    )
+    totals = frame.drop(columns=["severity", "kind"]).sum(axis=1)
+    for part in (totals[:warnings], totals[warnings:]):
+        assert list(part) == sorted(part, reverse=True)
     assert frame["kind"].is_unique
 
 
 def test_two_files_of_one_agent_get_a_column_each(imports: dict[str, DetectedImport]) -> None:
     codex = imports["sample-rollout.jsonl"]
     frame = note_kinds_frame({"a.jsonl": codex, "b.jsonl": codex})
-    assert list(frame.columns) == ["kind", "Codex CLI: a.jsonl", "Codex CLI: b.jsonl"]
+    assert list(frame.columns) == ["severity", "kind", "Codex CLI: a.jsonl", "Codex CLI: b.jsonl"]
     assert (frame["Codex CLI: a.jsonl"] == frame["Codex CLI: b.jsonl"]).all()
 
 
@@ -263,3 +272,82 @@ def test_an_agent_without_counts_gets_a_row_of_missing_figures(
     figures = frame.columns[2:]
     assert all(str(frame[column].dtype) == "Int64" for column in figures)  # never 3500.0
     assert frame.loc[1, figures].isna().all() and frame.loc[0, figures].notna().all()
+
+
+# --- context the agent injected ---------------------------------------------------------------
+
+
+def _codex_line(second: int, kind: str, **payload: object) -> str:
+    return json.dumps({"timestamp": f"2026-03-02T10:00:{second:02d}.000Z", "type": kind,
+                       "payload": payload})  # fmt: skip
+
+
+def _user(second: int, text: str) -> str:
+    return _codex_line(second, "response_item", type="message", role="user",
+                       content=[{"type": "input_text", "text": text}])  # fmt: skip
+
+
+INJECTED = {
+    "user_instructions": "<user_instructions>\nKeep answers short.\n</user_instructions>",
+    "environment_context": "<environment_context>\n  <cwd>/w</cwd>\n</environment_context>",
+    "AGENTS.md": "# AGENTS.md instructions for /w\n\n<INSTRUCTIONS>\nRun pytest.\n</INSTRUCTIONS>",
+}
+
+
+def _codex_with_injected_context() -> DetectedImport:
+    """A small Codex file: the three kinds of injected context, then one interaction."""
+    lines = [
+        _codex_line(0, "session_meta", id="s-1", cwd="/w"),
+        *(_user(second, text) for second, text in enumerate(INJECTED.values(), start=1)),
+        _codex_line(4, "turn_context", model="m", cwd="/w"),
+        _user(5, "Fix the failing test."),
+        _codex_line(6, "response_item", type="message", role="assistant",
+                    content=[{"type": "output_text", "text": "Fixed."}]),
+        _codex_line(7, "event_msg", type="token_count", info={"last_token_usage": {
+            "input_tokens": 900, "cached_input_tokens": 0, "output_tokens": 5,
+            "total_tokens": 905}}),
+    ]  # fmt: skip
+    return DetectedImport("codex", import_codex_text("\n".join(lines) + "\n"))
+
+
+def test_injected_context_lists_each_entry_the_importer_marked() -> None:
+    imported = _codex_with_injected_context()
+    frame = injected_context_frame(imported, CHARS)
+    assert list(frame.columns) == ["entry id", "line", "kind of context", "tokens"]
+    by_id = {entry.id: entry for entry in imported.entries}
+    marked = [note for note in imported.notes if note.kind == "injected_context"]
+    assert [(row["entry id"], row["line"]) for row in frame.to_dict("records")] == [
+        (note.entry_id, note.line) for note in marked
+    ]
+    assert list(frame["line"]) == [2, 3, 4]  # the three injected messages, by their lines
+    assert list(frame["kind of context"]) == list(INJECTED)
+    for row in frame.to_dict("records"):
+        entry = by_id[row["entry id"]]
+        assert isinstance(entry, MessageEntry) and entry.message.role == "user"
+        assert row["tokens"] == CHARS(entry.message) > 0
+    # each stays a user message: the chapter groups it as an interaction of its own
+    groups = group_interactions(_messages(imported))
+    assert [group.entry_ids[0] for group in groups[:3]] == list(frame["entry id"])
+    # the user's own prompt is no injected context
+    assert "L0006" not in set(frame["entry id"]) and by_id["L0006"].type == "message"
+
+
+def test_injected_context_is_an_empty_frame_for_an_import_without_it(
+    imports: dict[str, DetectedImport],
+) -> None:
+    frame = injected_context_frame(imports["sample-session.jsonl"], CHARS)
+    assert frame.empty and list(frame.columns) == ["entry id", "line", "kind of context", "tokens"]
+
+
+def test_the_codex_sample_s_injected_context_is_out_of_the_kept_range(
+    imports: dict[str, DetectedImport],
+) -> None:
+    """Notebook 09 says so: both injected messages come before the sample's compactions."""
+    codex = imports["sample-rollout.jsonl"]
+    frame = injected_context_frame(codex, CHARS)
+    assert list(frame["kind of context"]) == ["user_instructions", "environment_context"]
+    path = [entry.id for entry in codex.active_path()]
+    first_compaction = min(path.index(c.entry_id) for c in codex.compactions)
+    assert all(path.index(entry_id) < first_compaction for entry_id in frame["entry id"])
+    kept = build_context(codex.active_path(), **BUDGET).kept_entry_ids
+    assert not set(frame["entry id"]) & set(kept)

@@ -587,10 +587,18 @@ def test_pi_compactions_frame_compares_pi_cut_with_build_context() -> None:
 def test_import_notes_make_a_frame() -> None:
     sample = import_pi_session(ROOT / "data" / "pi-sessions" / "large-session.v1.jsonl")
     frame = import_notes_frame(sample)
-    assert list(frame.columns) == ["kind", "line", "entry_id", "detail"]
+    assert list(frame.columns) == ["severity", "kind", "line", "entry_id", "detail"]
     assert len(frame) == len(sample.notes) == 27
     assert frame["kind"].value_counts().to_dict() == sample.note_counts()
     assert frame.loc[frame["kind"] == "thinking_dropped", "line"].tolist() == [492]
+    # warnings first, each severity in the order the notes were made
+    warnings = [n for n in sample.notes if n.severity == "warning"]
+    infos = [n for n in sample.notes if n.severity == "info"]
+    assert len(warnings) == 18 and {n.kind for n in warnings} == {"missing_result_repaired"}
+    assert list(frame["severity"]) == ["warning"] * 18 + ["info"] * 9
+    assert list(zip(frame["kind"], frame["line"], strict=True)) == [
+        (n.kind, n.line) for n in [*warnings, *infos]
+    ]
 
 
 def test_checks_frame_speaks_the_editions_language() -> None:

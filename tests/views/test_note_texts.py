@@ -21,14 +21,16 @@ from runners import Runner
 
 from course_lib.base.i18n import has_translation
 from course_lib.beyond.importers import (
+    AgentImportError,
     ImportNote,
     import_claude_code_text,
     import_codex_text,
     import_pi_text,
     import_session,
+    import_session_bytes,
 )
 from course_lib.beyond.importers._agent_base import AgentNoteKind
-from course_lib.beyond.importers._base import NoteKind
+from course_lib.beyond.importers._base import NoteKind, by_severity
 from course_lib.chapter.models import LedgerRow
 from course_lib.views.note_texts import NOTE_PARTS
 from course_lib.views.real_session import (
@@ -178,6 +180,10 @@ def claude_hostile() -> Iterator[list[ImportNote]]:
         _claude_user(5, 4, "summary text", isCompactSummary=True),
     )  # fmt: skip
     yield import_claude_code_text(other_branch).notes
+    cycle = _lines(
+        _claude_user(1, None, "one"), _claude_user(2, 3, "two"), _claude_user(3, 2, "three")
+    )
+    yield import_claude_code_text(cycle).notes
 
 
 def _codex(kind: str, second: int, **payload: Any) -> dict[str, Any]:
@@ -257,6 +263,28 @@ def test_every_template_is_found_and_written_in_chinese(template: str) -> None:
     assert_reads_chinese(english)
 
 
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"",
+        b"\xff\n",
+        b"\n\nnot json\n",
+        b"[1]\n",
+        b'{"type":"chat"}\n',
+        b'{"id":"x"}\n',
+        b'{"type":"chat"}\n{"type":"turn"}\n',
+        b'{"x":1}\n{"y":2}\n',
+        b'{"type":"message","id":"u1","parentId":null}\n',
+    ],
+)
+def test_import_session_s_refusals_read_chinese(data: bytes) -> None:
+    """Each sentence ``import_session`` refuses a file with (the JSON reader's own words in
+    parentheses stay as the reader wrote them)."""
+    with pytest.raises(AgentImportError) as refused:
+        import_session_bytes(data, name="chat.jsonl")
+    assert_reads_chinese(str(refused.value))
+
+
 def test_a_quoted_value_is_one_locator_spaces_and_all() -> None:
     english = (
         "Key Steps (2 items) fits no course field: kept in unresolved, each item prefixed "
@@ -294,8 +322,9 @@ def chinese_notebook() -> Iterator[None]:
 def test_the_notes_frame_shows_details_in_the_notebook_s_language() -> None:
     imported = import_session(PI_SAMPLE)
     frame = import_notes_frame(imported)
-    assert list(frame.columns) == ["kind", "line", "entry_id", "detail"]  # names stay
-    for note, detail in zip(imported.notes, frame["detail"], strict=True):
+    assert list(frame.columns) == ["severity", "kind", "line", "entry_id", "detail"]  # names stay
+    assert set(frame["severity"]) == {"warning", "info"}  # values of the code, as kinds are
+    for note, detail in zip(by_severity(imported.notes), frame["detail"], strict=True):
         assert detail == translated(note.detail, "zh") and CHINESE.search(detail)
 
 

@@ -12,17 +12,24 @@ import reprlib
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from ...base.errors import CourseError, InteractionError
 
 __all__ = [
+    "INFO",
+    "SEVERITIES",
+    "WARNING",
+    "WARNING_KINDS",
     "ImportNote",
     "NoteKind",
     "NoteLog",
     "PiImportError",
     "PiMissingResultError",
+    "Severity",
     "Tally",
+    "by_severity",
+    "severity_of",
     "shown",
 ]
 
@@ -96,6 +103,58 @@ class NoteKind:
     SUMMARY_GOAL_FALLBACK = "summary_goal_fallback"  # goal from the title or a marker
 
 
+Severity = Literal["warning", "info"]
+WARNING: Severity = "warning"
+INFO: Severity = "info"
+SEVERITIES: tuple[Severity, ...] = (WARNING, INFO)
+"""The two severities, in the order a reader is shown them: warnings first."""
+
+WARNING_KINDS: frozenset[str] = frozenset(
+    {
+        # The rule: a note is a warning when the import changed what the model is sent
+        # beyond the course schema's trimming: it changed the active path (or may have),
+        # dropped or moved a summary or the range a compaction keeps, or invented a message.
+        # Every other kind is info, and why: a field, block, image or thinking the schema has
+        # no place for (field_dropped, block_dropped, block_placeholder, thinking_dropped,
+        # partial_arguments, arguments_unparsed: the text is kept raw); a record or role the
+        # course has no form for, kept as metadata as pi would not send it either
+        # (unknown_entry_type, unknown_role) or never sent to a model (record_skipped,
+        # sidechain_skipped); a figure or a time filled in (usage_*, timestamp_*,
+        # tokens_before_unknown, stop_reason_*); records put together whole
+        # (records_merged, compact_summary_merged, summary_section_unmapped: nothing lost,
+        # summary_goal_fallback: the goal line says so); and the agent's own history read
+        # as it wrote it (root_reparented, compaction_reparented to its logical parent,
+        # parent_linked_later, preserved_segment_kept, rewound, turn_interrupted,
+        # injected_context, forked_history, legacy_layout). A kind not listed here is info.
+        NoteKind.UNTERMINATED_TAIL,  # the newest record is left out: the path may end earlier
+        NoteKind.MISSING_RESULT_REPAIRED,  # invents a message: a synthetic error result
+        NoteKind.MISSING_RESULT_DROPPED,  # a call the agent made is no longer on the path
+        NoteKind.SYNTHETIC_USER_INSERTED,  # invents a message: a user turn nobody wrote
+        NoteKind.LEAF_MOVED,  # the active path ends at another entry than the file's
+        NoteKind.FIRST_KEPT_MOVED,  # the compaction keeps from another entry than pi's
+        NoteKind.EMPTY_BRANCH_SUMMARY,  # a summary dropped: kept as metadata, never sent
+        NoteKind.UNPAIRED_RESULT,  # a result taken off the path (kept as metadata)
+        NoteKind.DUPLICATE_RESULT,  # a result taken off the path (kept as metadata)
+        "duplicate_record",  # a record the file holds is left out
+        "parent_not_in_file",  # a record starts a root: the history above it is missing
+        "parent_cycle",  # the file's links are broken: a root chosen to break the cycle
+        "chained_by_file_order",  # no links: the path is guessed from the order of lines
+        "summary_missing",  # a compaction with no summary text, or a summary with no compaction
+        "kept_not_on_path",  # what the agent kept is not on the path: the kept range differs
+        "first_kept_widened",  # the compaction keeps from another entry than the agent's
+        "agent_kept_nothing",  # the chapter keeps an interaction the agent's summary replaced
+        "compaction_unrestorable",  # a summary dropped: kept as metadata, never restored from
+        "event_text_used",  # invents a message from an interface event's copy of it
+    }
+)
+"""Note kinds that are warnings (``ImportNote.severity``); the comment on each says why."""
+
+
+def severity_of(kind: str) -> Severity:
+    """``"warning"`` for a kind in ``WARNING_KINDS``, ``"info"`` for any other."""
+    return WARNING if kind in WARNING_KINDS else INFO
+
+
 @dataclass(frozen=True)
 class ImportNote:
     """One change the importer made (or one thing it left out), and where.
@@ -110,6 +169,12 @@ class ImportNote:
     line: int | None
     entry_id: str | None
     detail: str
+
+    @property
+    def severity(self) -> Severity:
+        """``"warning"`` when the note changed what the model is sent (``WARNING_KINDS``
+        says which kinds, and why), ``"info"`` for trimming and bookkeeping."""
+        return severity_of(self.kind)
 
 
 @dataclass(slots=True)
@@ -237,3 +302,12 @@ def _aggregate_detail(kind: str, subject: str, agg: _Aggregate) -> str:
 def count_kinds(notes: list[ImportNote]) -> dict[str, int]:
     """How many notes of each kind, most frequent first (ties in first-seen order)."""
     return dict(Counter(note.kind for note in notes).most_common())
+
+
+def by_severity(notes: Iterable[ImportNote]) -> list[ImportNote]:
+    """The notes, warnings first, each severity in its original order (a stable sort).
+
+    Why: a reader of a long list of notes should meet the changes to what the
+    model is sent before the routine trimming, whatever order they happened in.
+    """
+    return sorted(notes, key=lambda note: SEVERITIES.index(note.severity))

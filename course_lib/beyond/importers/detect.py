@@ -1,22 +1,25 @@
-"""Which agent wrote a session file, from its first record, and its import.
+"""Which agent wrote a session file, read from its first records, and its import.
 
-pi starts a file with a ``{"type": "session"}`` header; Claude Code writes
-records of its own types (``user``, ``assistant``, ``summary``,
-``file-history-snapshot``, ...) carrying a ``uuid`` or a ``sessionId``; Codex
-writes ``{timestamp, type, payload}`` records. Looking at the first committed,
-non-blank line is enough, and the answer is never a guess: anything else is
-an ``AgentImportError`` saying what the first line held.
+pi starts a file with a ``{"type": "session"}`` header; Codex writes
+``{timestamp, type, payload}`` records (its legacy layout starts with a
+``{"id", "timestamp"}`` line and no type); Claude Code writes records of its own
+types carrying a ``uuid``, a ``sessionId`` or a ``parentUuid``. Claude Code may
+open a file with bookkeeping records that carry none of these (a permission
+mode, a title), so ``recognise_format`` reads the first committed records, a
+bounded number, and the first one that carries a format's mark decides. The
+answer is never a guess: a file none of them recognises, or a line that cannot
+be read, is an ``AgentImportError`` that says so in one sentence, naming the line.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from ...base.text_rules import is_blank
-from ...base.wire import loads_strict
+from ...base.wire import JsonValueError, loads_strict
 from ...chapter.models import SessionEntry
 from ._agent_base import (
     FORMAT_LABELS,
@@ -28,51 +31,183 @@ from ._agent_base import (
 from ._base import ImportNote, PiImportError, count_kinds, shown
 from ._pi_figures import pi_compactions, pi_usage
 from ._pi_read import read_regular_file
-from .claude_code import import_claude_code_bytes, is_claude_code_record
-from .codex import import_codex_bytes, is_codex_record
+from .claude_code import _subagent_files, import_claude_code_bytes, is_claude_code_record
+from .codex import import_codex_bytes, is_codex_record, is_legacy_codex_header
 from .pi import ImportResult, import_pi_bytes, is_pi_session_header
 
 __all__ = [
+    "COURSE_FORMAT",
+    "SCAN_BYTES",
+    "SCAN_RECORDS",
     "SESSION_FORMATS",
     "DetectedImport",
+    "RecognisedFormat",
     "detect_format",
     "import_session",
     "import_session_bytes",
+    "recognise_format",
 ]
 
 SESSION_FORMATS = tuple(FORMAT_LABELS)
 """The formats ``import_session`` reads: ``"pi"``, ``"claude-code"``, ``"codex"``."""
 
+COURSE_FORMAT = "course"
+"""What ``recognise_format`` calls a course session file (read it, it needs no import)."""
+
+SCAN_RECORDS = 64
+"""At most this many committed, non-blank records are read to recognise a file.
+
+Why a bound, and why this one: Claude Code may write a few bookkeeping records
+before its first message (a permission mode, a title, a file snapshot, a queued
+prompt), some without a uuid; real files hold a handful, never dozens. A file
+whose first 64 records carry no format's mark is not one of them."""
+
+SCAN_BYTES = 4 * 1024 * 1024
+"""No new record is read to recognise a file once this many bytes were read.
+
+Why: a line may hold up to the reader's 16 MB, so 64 records could be a gigabyte
+of a file that is no session at all; 4 MB is far more than the bookkeeping
+records before a first message take. The line that crosses the bound is read
+whole: a line is the smallest thing a reader reads."""
+
+EXPECTED = "a pi, Claude Code or Codex CLI session"
 _COURSE_TYPES = ("message", "metadata", "compaction")
 
 
+def _claude_code_mark(record: Any) -> bool:
+    """A Claude Code record: one of its types with one of its ids (``is_claude_code_record``),
+    or any record linked into its tree.
+
+    A record with both ``uuid`` and ``parentUuid`` is linked into Claude Code's
+    tree whatever its type (no other format writes the two), so a type the
+    importer does not know yet still counts.
+    """
+    if is_claude_code_record(record):
+        return True
+    return (
+        isinstance(record, dict)
+        and isinstance(record.get("type"), str)
+        and "uuid" in record
+        and "parentUuid" in record
+    )
+
+
+def _is_course_entry(record: Any) -> bool:
+    """A course session entry: one of the course's three types, with an id."""
+    return isinstance(record, dict) and record.get("type") in _COURSE_TYPES and "id" in record
+
+
 def detect_format(record: Any) -> str | None:
-    """``"pi"``, ``"claude-code"`` or ``"codex"`` for a file's first record; ``None`` for anything else."""
+    """``"pi"``, ``"claude-code"`` or ``"codex"`` for a file's first record; ``None`` for anything else.
+
+    One record only: a Claude Code file may open with records that carry no
+    mark of it (``recognise_format`` reads on, within bounds).
+    """
     if is_pi_session_header(record):
         return "pi"
-    if is_codex_record(record):
+    if is_codex_record(record) or is_legacy_codex_header(record):
         return "codex"
-    if is_claude_code_record(record):
+    if _claude_code_mark(record):
         return "claude-code"
     return None
 
 
-def first_record(data: bytes) -> tuple[int, Any] | None:
-    """The first committed, non-blank line (number, JSON value or ``None`` when not JSON)."""
+@dataclass(frozen=True)
+class RecognisedFormat:
+    """What a file is (``SESSION_FORMATS`` or ``COURSE_FORMAT``) and the line whose record said so."""
+
+    format: str
+    line: int
+
+
+def _refusal(message: str, line: int | None) -> AgentImportError:
+    """An error whose message names its line itself (after the file's name), with ``line`` set."""
+    error = AgentImportError(message)
+    error.line = line
+    return error
+
+
+def _record_of(raw: bytes, number: int, name: str) -> Any:
+    """One committed line as JSON, or the reader's own reason why it is none, naming the line."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise _refusal(f"{name}: line {number} is not valid UTF-8", number) from None
+    try:
+        return loads_strict(text)
+    except JsonValueError as error:  # a limit every reader applies, or text no reader takes
+        raise _refusal(f"{name}: the JSON reader refuses line {number}: {error}", number) from None
+    except (ValueError, RecursionError) as error:
+        raise _refusal(
+            f"{name}: line {number} is not valid JSON ({error}); expected {EXPECTED}", number
+        ) from None
+
+
+def _committed_lines(data: bytes) -> list[tuple[int, bytes]]:
+    """The first committed, non-blank lines (number, bytes), within ``SCAN_RECORDS`` and ``SCAN_BYTES``."""
+    found: list[tuple[int, bytes]] = []
     start = number = 0
-    while start < len(data):
+    while start < len(data) and start < SCAN_BYTES and len(found) < SCAN_RECORDS:
         end = data.find(b"\n", start)
         if end < 0:
-            return None  # an unterminated line never committed
+            break  # an unterminated line never committed
         number += 1
-        line = data[start:end].decode("utf-8", errors="replace")
-        if not is_blank(line):
-            try:
-                return number, loads_strict(line)
-            except (ValueError, RecursionError):
-                return number, None
+        raw = data[start:end]
+        if raw[:1] == b"{" or not is_blank(raw.decode("utf-8", errors="replace")):
+            found.append((number, raw))
         start = end + 1
-    return None
+    return found
+
+
+def recognise_format(data: bytes, *, name: str = "the file") -> RecognisedFormat:
+    """Which format a file's bytes are in, from its first committed records.
+
+    The first record decides when it is a pi header, the first line of Codex's
+    legacy layout or a course entry (each is only ever first); otherwise the
+    first record that carries Codex's or Claude Code's mark does. Records
+    before it that carry none (Claude Code's bookkeeping) are passed over; a
+    line that is not a JSON object stops the reading with its reason.
+    """
+    lines = _committed_lines(data)
+    if not lines:
+        raise AgentImportError(f"{name}: no committed line, so no session format to recognise")
+    passed: list[tuple[int, dict[str, Any]]] = []
+    for number, raw in lines:
+        record = _record_of(raw, number, name)
+        if not isinstance(record, dict):
+            kind = type(record).__name__
+            raise _refusal(
+                f"{name}: line {number} is a JSON {kind}, not an object; expected {EXPECTED}",
+                number,
+            )
+        if not passed:
+            if is_pi_session_header(record):
+                return RecognisedFormat("pi", number)
+            if is_legacy_codex_header(record):
+                return RecognisedFormat("codex", number)
+            if _is_course_entry(record):
+                return RecognisedFormat(COURSE_FORMAT, number)
+        if is_codex_record(record):
+            return RecognisedFormat("codex", number)
+        if _claude_code_mark(record):
+            return RecognisedFormat("claude-code", number)
+        passed.append((number, record))
+    raise _refusal(_not_a_session(name, passed), passed[0][0])
+
+
+def _not_a_session(name: str, passed: list[tuple[int, dict[str, Any]]]) -> str:
+    """Why the records read belong to none of the three formats, in one sentence."""
+    first_line, first = passed[0]
+    what = f"type {shown(first['type'])}" if "type" in first else "no type"
+    if len(passed) == 1:
+        return (
+            f"{name} is not {EXPECTED}: its first record (line {first_line}, {what}) belongs "
+            "to none of them"
+        )
+    return (
+        f"{name} is not {EXPECTED}: none of its first {len(passed)} records (lines "
+        f"{first_line}-{passed[-1][0]}) belongs to one of them; line {first_line} has {what}"
+    )
 
 
 @dataclass(frozen=True)
@@ -128,22 +263,30 @@ class DetectedImport:
 
 
 def import_session(path: str | os.PathLike[str]) -> DetectedImport:
-    """Read a pi, Claude Code or Codex session file (read-only) and import it as its format."""
+    """Read a pi, Claude Code or Codex session file (read-only) and import it as its format.
+
+    A Claude Code import counts the subagent transcripts beside the file
+    (``source.subagent_files``), as ``import_claude_code_session`` does.
+    """
     file = Path(path)
     try:
         data = read_regular_file(file)
     except OSError as error:
         raise AgentImportError(f"cannot read {file.name}: {error.strerror or error}") from None
-    return import_session_bytes(data, name=file.name)
+    detected = import_session_bytes(data, name=file.name)
+    result = detected.result
+    if isinstance(result, AgentImportResult) and detected.format == "claude-code":
+        count = _subagent_files(file)
+        if count:
+            source = replace(result.source, subagent_files=count)
+            return DetectedImport(detected.format, replace(result, source=source))
+    return detected
 
 
 def import_session_bytes(data: bytes, *, name: str = "the file") -> DetectedImport:
-    """Import the bytes of a session file as the format its first record shows."""
-    found = first_record(data)
-    if found is None:
-        raise AgentImportError(f"{name}: no committed line, so no session format to recognise")
-    line, record = found
-    kind = detect_format(record)
+    """Import the bytes of a session file as the format its first records show."""
+    found = recognise_format(data, name=name)
+    kind = found.format
     if kind == "pi":
         try:
             return DetectedImport("pi", import_pi_bytes(data))
@@ -153,20 +296,8 @@ def import_session_bytes(data: bytes, *, name: str = "the file") -> DetectedImpo
         return DetectedImport(kind, import_claude_code_bytes(data))
     if kind == "codex":
         return DetectedImport(kind, import_codex_bytes(data))
-    raise AgentImportError(f"{name}: {_not_a_session(record)}", line=line)
-
-
-def _not_a_session(record: Any) -> str:
-    """Why the first record belongs to none of the three formats, in words."""
-    expected = "expected a pi, Claude Code or Codex CLI session"
-    if record is None:
-        return f"the first line is not JSON; {expected}"
-    if not isinstance(record, dict):
-        return f"the first line is a JSON {type(record).__name__}, not an object; {expected}"
-    kind = record.get("type")
-    if kind in _COURSE_TYPES and "id" in record:
-        return (
-            "a course session file (its first entry has type "
-            f"{kind!r}); open it with JsonlSessionStore or read_session_file, it needs no import"
-        )
-    return f"the first record (type {shown(kind)}) is none of them; {expected}"
+    raise _refusal(
+        f"{name} is a course session file (line {found.line} is a course entry); open it with "
+        "JsonlSessionStore or read_session_file, it needs no import",
+        found.line,
+    )
