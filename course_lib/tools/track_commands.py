@@ -53,7 +53,7 @@ from ..track.starters import CHAPTER, chapter_exports, fill_solution, write_prac
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from ..grading.grader import Grade
+    from ..grading.grader import Grade, Limits
     from ..grading.hidden_checks import HiddenPlan
     from ..views.grade_report import ReportOptions
 
@@ -467,6 +467,10 @@ _GRADE_EPILOG = """examples:
                                                  also the instructor's hidden cases
   course-lab grade submissions/ --students roster.csv --weights points.json
                                                  LMS ids and points per check
+  course-lab grade gradescope --hidden-seed 4711 --weights points.json
+                                                 no grading here: write autograder.zip,
+                                                 a Gradescope autograder with these settings
+  course-lab grade ./gradescope                  grade a roster folder named gradescope
 
 ROSTER holds one entry per student: a practice folder (what `course-lab
 practice 11` wrote; it may sit one or two folders deep) or a .zip of one. The
@@ -551,9 +555,23 @@ student's notebooks); each check("11.3-q1", ...) it reaches is judged and
 becomes a column of notebooks.csv: correct, wrong, unanswered, or empty when
 not reached.
 
-exit status: 0 the gradebook was written, 2 bad input (missing or empty
-roster, OUT inside ROSTER or not new, bad option, --sandbox bwrap without a
-working bwrap), 130 interrupted (Ctrl-C; the finished students are written).
+gradescope (ROSTER is the word gradescope): nothing is graded here. The
+command writes --out (default autograder.zip, or autograder-2.zip ... when that
+exists) for a Gradescope programming assignment: setup.sh and run_autograder
+at its root, this workbook (course_lib and the lab checks) and the settings
+given here: --labs, --timeout and the other limits, --hidden-seed,
+--hidden-cases, --hidden-feedback, --weights, --notebooks, --sandbox. Gradescope
+runs the same grader on each submission, in a container of its own: one test
+per check (visible), one per lab's hidden cases (after you publish the grades),
+and with --notebooks one per notebook exercise of the labs (1 point each).
+--sandbox auto uses bubblewrap when the container allows it, else a user id of
+its own. --students, --jobs, --similarity and --assignment do not apply there.
+See INSTRUCTOR.md, "Grading on Gradescope".
+
+exit status: 0 the gradebook (or the autograder zip) was written, 2 bad input
+(missing or empty roster, OUT inside ROSTER or not new, bad option, --sandbox
+bwrap without a working bwrap), 130 interrupted (Ctrl-C; the finished students
+are written).
 """
 
 
@@ -564,7 +582,11 @@ def _register_grade(subparsers: Any) -> None:
         "Check a class's submissions and write a gradebook and feedback.",
         _GRADE_EPILOG,
     )
-    parser.add_argument("roster", metavar="ROSTER", type=Path, help="folder of submissions")
+    parser.add_argument(
+        "roster",
+        metavar="ROSTER",
+        help="folder of submissions; the word gradescope writes a Gradescope autograder instead",
+    )
     parser.add_argument(
         "--labs",
         default="11",
@@ -621,7 +643,8 @@ def _register_grade(subparsers: Any) -> None:
         type=Path,
         default=None,
         help="a new folder to write to (default: ROSTER-grades, or ROSTER-grades-2, -3 ... "
-        "when that exists); an existing non-empty --out is refused",
+        "when that exists); an existing non-empty --out is refused. With gradescope: the new "
+        ".zip to write (default autograder.zip)",
     )
     parser.add_argument(
         "--hidden-seed",
@@ -724,12 +747,14 @@ def _progress(total: int) -> Iterator[Callable[[Any], None]]:
         yield advance
 
 
-def _grade(args: argparse.Namespace) -> int:
-    from ..grading.grader import Limits, find_submissions, grade_roster
-    from ..grading.sandbox import choose, guarantee
-    from ..views.grade_report import write_gradebook
+GRADESCOPE = "gradescope"
+"""``course-lab grade gradescope``: the word itself, not a folder (``./gradescope`` is one)."""
 
-    labs = _grade_labs(args.labs)
+
+def _grade_limits(args: argparse.Namespace) -> Limits:
+    """The per-submission limits from the options; an out-of-range value is a ``CourseError``."""
+    from ..grading.grader import Limits
+
     if (
         args.jobs < 1
         or args.timeout <= 0
@@ -742,17 +767,28 @@ def _grade(args: argparse.Namespace) -> int:
             "--jobs must be at least 1, --timeout above 0, --memory at least 64, "
             "--file-size at least 1, --processes at least 8 and --disk at least 8"
         )
-    options, hidden = _grade_options(args, labs)  # a bad file fails now, before any grading
-    roster: Path = args.roster
-    submissions, skipped = find_submissions(roster)
-    out = _grade_out(roster, args.out)
-    limits = Limits(
+    return Limits(
         timeout=args.timeout,
         memory_mb=args.memory,
         file_mb=args.file_size,
         processes=args.processes,
         disk_mb=args.disk,
     )
+
+
+def _grade(args: argparse.Namespace) -> int:
+    from ..grading.grader import find_submissions, grade_roster
+    from ..grading.sandbox import choose, guarantee
+    from ..views.grade_report import write_gradebook
+
+    if args.roster == GRADESCOPE:
+        return _grade_gradescope(args)
+    labs = _grade_labs(args.labs)
+    limits = _grade_limits(args)
+    options, hidden = _grade_options(args, labs)  # a bad file fails now, before any grading
+    roster = Path(args.roster)
+    submissions, skipped = find_submissions(roster)
+    out = _grade_out(roster, args.out)
     kind = choose(args.sandbox)
     print(guarantee(kind), file=sys.stderr)
     options = dataclasses.replace(options, sandbox=guarantee(kind))
@@ -810,6 +846,90 @@ def _grade(args: argparse.Namespace) -> int:
     if args.notebooks:
         return _grade_notebooks(submissions, out, limits, kind, args.jobs)
     return 0
+
+
+def _grade_gradescope(args: argparse.Namespace) -> int:
+    """``grade gradescope``: write the autograder zip with these settings; grade nothing here."""
+    from ..grading.gradescope import (
+        Settings,
+        autograder_out,
+        build_autograder,
+        gradescope_timeout_minutes,
+        max_points,
+        tests_per_submission,
+    )
+    from ..grading.hidden_checks import HiddenPlan
+    from ..grading.lms import Weights, read_weights
+
+    if Path(GRADESCOPE).is_dir():
+        print(
+            "Note: building a Gradescope autograder. A folder named gradescope is here too: "
+            "to grade the submissions in it, run `course-lab grade ./gradescope`."
+        )
+    labs = _grade_labs(args.labs)
+    limits = _grade_limits(args)
+    _refuse_roster_options(args)
+    if args.hidden_cases < 1:
+        raise CourseError("--hidden-cases must be at least 1")
+    checks = [name for lab in labs for name in check_names(lab)]
+    weights = read_weights(args.weights, checks, labs) if args.weights is not None else Weights()
+    if args.hidden_seed is None and any(weights.hidden.values()):
+        raise CourseError(
+            f"--weights {args.weights} gives points to hidden cases, but no --hidden-seed was "
+            "given: add one, or leave the hidden cases out of the weights"
+        )
+    hidden = None if args.hidden_seed is None else HiddenPlan(args.hidden_seed, args.hidden_cases)
+    settings = Settings(
+        labs=tuple(labs),
+        limits=limits,
+        hidden=hidden,
+        hidden_feedback=args.hidden_feedback,
+        weights=weights,
+        notebooks=args.notebooks,
+        sandbox=args.sandbox,
+    )
+    out = build_autograder(autograder_out(args.out), settings)
+    extras = [f"labs {', '.join(labs)}"]
+    if hidden is not None:
+        extras.append(f"hidden seed {hidden.seed} ({hidden.cases} cases per lab)")
+    if args.weights is not None:
+        extras.append(f"points from {args.weights}")
+    if args.notebooks:
+        extras.append("notebook exercises")
+    print(f"Wrote {out}: this workbook and its settings ({'; '.join(extras)}).")
+    print(
+        f"  Each submission gets {tests_per_submission(settings)} tests worth "
+        f"{max_points(settings):g} points, {limits.timeout:g} s to run its checks."
+    )
+    print("Next, on Gradescope:")
+    print(f"  1. create a Programming Assignment worth {max_points(settings):g} points;")
+    print(f"  2. under Configure Autograder, upload {out.name} (base image Ubuntu 22.04 or newer);")
+    print(
+        f"  3. set the autograder timeout to at least {gradescope_timeout_minutes(settings)} minutes;"
+    )
+    print("  4. test it with a submission of your own, then let students submit.")
+    print('See INSTRUCTOR.md, "Grading on Gradescope".')
+    return 0
+
+
+def _refuse_roster_options(args: argparse.Namespace) -> None:
+    """Say which options only ``grade ROSTER`` knows, rather than ignore them."""
+    given = [
+        option
+        for option, changed in (
+            ("--students", args.students is not None),
+            ("--jobs", args.jobs != (os.cpu_count() or 1)),
+            ("--similarity", args.similarity != SIMILARITY_THRESHOLD),
+            ("--assignment", args.assignment != DEFAULT_ASSIGNMENT),
+        )
+        if changed
+    ]
+    if given:
+        raise CourseError(
+            f"{', '.join(given)} do not apply to `course-lab grade gradescope`: Gradescope knows "
+            "its students, grades each submission in a container of its own and exports its "
+            "own scores; leave them out"
+        )
 
 
 def _grade_notebooks(
