@@ -47,9 +47,19 @@ lab: $(STAMP)
 
 # A real browser: JupyterLab in headless Chromium runs every notebook and moves the explorers.
 # Playwright drives the system's Chromium (Debian: apt-get install chromium); it downloads none.
-test-browser: $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[dev,browser]'
-	$(BIN)/pytest -p no:cacheprovider browser_tests
+# The class's JupyterHub (deploy/jupyterhub, browser_tests/test_hub.py) needs the hub extra and
+# its proxy, configurable-http-proxy, from the npm registry: installed once into a cache
+# folder outside the repository (Node.js 20+ and npm needed).
+HUB_PROXY_DIR ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/course-lab/hub-proxy
+HUB_PROXY := $(HUB_PROXY_DIR)/node_modules/.bin/configurable-http-proxy
+
+$(HUB_PROXY):
+	@command -v npm >/dev/null || { echo "npm not found: the hub test's proxy comes from the npm registry; install Node.js 20+ and npm (Debian: apt-get install nodejs npm)" >&2; exit 1; }
+	npm install --prefix "$(HUB_PROXY_DIR)" --no-save --no-audit --no-fund --loglevel=error configurable-http-proxy@5
+
+test-browser: $(STAMP) $(HUB_PROXY)
+	$(BIN)/python -m pip install --quiet -e '.[dev,browser,hub]'
+	CONFIGURABLE_HTTP_PROXY="$(HUB_PROXY)" $(BIN)/pytest -p no:cacheprovider browser_tests
 
 lint: $(STAMP)
 	$(BIN)/ruff check --fix .
