@@ -12,9 +12,12 @@ with the course's JSON limits, and the last step that turns drafts into entries.
 from __future__ import annotations
 
 import math
+import re
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from itertools import accumulate
 from typing import Any, TypeGuard, get_args
 
 from ...base.errors import CourseError, SessionEntryError
@@ -27,10 +30,11 @@ from ...base.wire import (
     limits_in_force,
     loads_fast,
     loads_strict,
+    measure_json,
 )
 from ...chapter.entries import parse_session_entry
 from ...chapter.models import SessionEntry
-from ...chapter.sessions import path_to
+from ...chapter.sessions import parse_fresh_entry, path_to, validate_fresh_entry
 from ._base import ImportNote, NoteKind, NoteLog, PiImportError, count_kinds, shown
 from ._pi_convert import Draft, iso_to_millis
 from ._pi_read import CommittedLines
@@ -43,16 +47,20 @@ __all__ = [
     "AgentNoteKind",
     "AgentSource",
     "AgentUsage",
+    "LineBounds",
     "Record",
     "entry_timestamp",
     "finish_drafts",
     "is_number",
+    "line_bounds",
     "read_records",
     "text_block",
 ]
 
 Record = tuple[int, dict[str, Any]]
 """One committed, non-blank line: its 1-based physical line and its JSON object."""
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 FORMAT_LABELS = {"pi": "pi", "claude-code": "Claude Code", "codex": "Codex CLI"}
 """The formats ``import_session`` recognises, as a sentence names them."""
@@ -344,26 +352,88 @@ def repair(
     return outcome.drafts, outcome.leaf_id
 
 
-def finish_drafts(drafts: list[Draft], limits: JsonLimits = DEFAULT_LIMITS) -> list[SessionEntry]:
+@dataclass(frozen=True)
+class LineBounds:
+    """What a file's committed lines say about the entries they can make, counted before reading.
+
+    ``blocks_fitting``: an entry of at most this many content blocks cannot
+    break the limits the lines were counted for (-1: any entry might).
+    ``careful``: a line of text holds a lone surrogate, which only the
+    checking copy finds, so every entry is copied and checked.
+    """
+
+    blocks_fitting: int
+    careful: bool
+
+
+def line_bounds(committed: CommittedLines, limits: JsonLimits = DEFAULT_LIMITS) -> LineBounds:
+    """How large an entry the file's lines can make; taken before ``read_records`` lets them go.
+
+    Why: measuring every entry as a store does before writing costs more than
+    reading the file, and nearly every entry is far too small to matter. An
+    entry takes text from the records its content blocks came from (a merged
+    assistant turn: one per block) and from at most ``_OTHER_RECORDS`` more;
+    that text comes out no longer than the records wrote it (the course escapes
+    no character a record did not), numbers aside; and each object or array
+    takes two characters of the line it came from (``{}``, inside a call's
+    argument text too) unless the importer added it. So unless the longest
+    lines could add up to a course line the limits refuse, an entry needs no
+    measuring.
+    """
+    lines = committed.lines
+    longest = [0, *accumulate(sorted(map(len, lines), reverse=True))]  # bytes >= characters
+
+    def fits(blocks: int) -> bool:
+        text = longest[min(blocks + _OTHER_RECORDS, len(lines))]
+        parts = blocks + _OTHER_RECORDS
+        return (
+            _GROWTH * text + _CHARS_PER_PART * parts <= limits.max_line_chars
+            and text // 2 + _CONTAINERS_PER_PART * parts <= limits.max_containers
+        )
+
+    most = limits.max_containers // _CONTAINERS_PER_PART  # no entry of more blocks fits
+    first_too_many = bisect_left(range(most + 1), True, key=lambda blocks: not fits(blocks))
+    return LineBounds(blocks_fitting=first_too_many - 1, careful=_holds_surrogate(lines))
+
+
+def finish_drafts(
+    drafts: list[Draft], limits: JsonLimits = DEFAULT_LIMITS, lines: LineBounds | None = None
+) -> list[SessionEntry]:
     """Every draft crosses the course boundary; a refusal names the agent's line.
 
     Each entry is also held to the limits a store writes under
     (``check_wire_limits``), so whatever the import returns can be appended to
     a ``JsonlSessionStore`` and read back: an entry that merges several records
     or parses a call's argument text can be larger or deeper than any line.
+    The list is emptied as its drafts become entries, so the two are not both
+    held whole (once the importer lets its own references go).
+
+    Given ``lines`` (``line_bounds`` of the file), only the entries its lines
+    could make too large are measured, and the drafts are taken as both
+    importers build them: fresh from parsed JSON, every key outside a free
+    JSON value one of the course schema's names, no list or dict in two
+    places. Each entry then takes its draft's values over instead of copying
+    them and skips pydantic's search for unknown keys, as the pi importer's
+    do; a value nested too deep is refused all the same. Without ``lines``
+    every entry is copied, checked and measured.
     """
+    fresh = lines is not None and not lines.careful and limits is DEFAULT_LIMITS
+    fitting = -1 if lines is None else lines.blocks_fitting
     entries: list[SessionEntry] = []
     seen: set[str] = set()
+    drafts.reverse()  # popped from the end: each draft is let go once it is an entry
     with limits_in_force(limits):
-        for draft in drafts:
-            where = draft.line
-            entry_id = str(draft.wire.get("id"))
+        while drafts:
+            draft = drafts.pop()
+            wire, where = draft.wire, draft.line
+            entry_id = str(wire.get("id"))
             if entry_id in seen:
                 raise AgentImportError(f"entry id {shown(entry_id)} is used twice", line=where)
             seen.add(entry_id)
             try:
-                entry = parse_session_entry(draft.wire)
-                check_wire_limits(entry.to_wire(), limits)
+                entry = _fresh_entry(wire) if fresh else parse_session_entry(wire)
+                if _needs_measuring(wire, fitting):
+                    _check_writable(entry, wire, limits)
             except (SessionEntryError, JsonValueError) as error:
                 problem = str(error)
                 if isinstance(error, JsonValueError):
@@ -376,6 +446,74 @@ def finish_drafts(drafts: list[Draft], limits: JsonLimits = DEFAULT_LIMITS) -> l
                 raise AgentImportError(problem, line=where) from None
             entries.append(entry)
     return entries
+
+
+def _fresh_entry(wire: dict[str, Any]) -> SessionEntry:
+    """A draft built fresh from parsed JSON, validated without a copy (``finish_drafts``).
+
+    A message or metadata entry is read as a store reads its lines; a
+    compaction (which holds no free JSON) by its model directly, and should
+    that fail, by ``parse_session_entry`` again, which names the problem in
+    its usual words.
+    """
+    if wire.get("type") != "compaction":
+        return parse_fresh_entry(wire, schema_keys_only=True)
+    try:
+        return validate_fresh_entry(wire)
+    except SessionEntryError:
+        return parse_session_entry(wire)
+
+
+def _check_writable(entry: SessionEntry, wire: dict[str, Any], limits: JsonLimits) -> None:
+    """Refuse an entry whose course line a store would refuse to write.
+
+    The draft is measured first: the entry holds its values, and writes them
+    with at most a few fields the schema fills in, so a draft clear of the
+    limits by ``_MARGIN`` per part is an entry clear of them. Only a draft
+    nearer than that has its entry written out and measured exactly.
+    """
+    draft = measure_json(wire)
+    margin = _MARGIN * (_content_blocks(wire) + _OTHER_RECORDS)
+    if (
+        draft.chars_at_most + margin * _CHARS_PER_PART <= limits.max_line_chars
+        and draft.containers + margin <= limits.max_containers
+        and draft.depth + 1 <= limits.max_depth
+    ):
+        return
+    check_wire_limits(entry.to_wire(), limits)
+
+
+# How far an entry's course line can outgrow the lines it came from (``line_bounds``).
+_OTHER_RECORDS = 4  # its own record, its parent's, the call a result answers, the model's turn
+_GROWTH = 4  # a number written longer than its record wrote it (9e15 is 9000000000000000)
+_CHARS_PER_PART = 256  # keys, punctuation, numbers and placeholder text: per block and record
+_CONTAINERS_PER_PART = 4  # the block itself, a call's arguments object, ...
+_MARGIN = 4  # fields the schema may fill in when an entry is written, per block and record
+
+
+def _needs_measuring(wire: dict[str, Any], blocks_fitting: int) -> bool:
+    """Whether an entry might break the limits for all ``line_bounds`` says: more content blocks
+    than fit, or one of two rare kinds always measured: a compaction (the agent's summary
+    rearranged into fields) and an error message (the message's text repeated)."""
+    message = wire.get("message")
+    if type(message) is not dict:
+        return blocks_fitting < 0 or wire.get("type") == "compaction"
+    content = message.get("content")
+    blocks = len(content) if type(content) is list else 0
+    return blocks > blocks_fitting or "errorMessage" in message
+
+
+def _content_blocks(wire: dict[str, Any]) -> int:
+    message = wire.get("message")
+    content = message.get("content") if type(message) is dict else None
+    return len(content) if type(content) is list else 0
+
+
+def _holds_surrogate(lines: list[bytes] | list[str]) -> bool:
+    """Whether a line of text holds a lone surrogate (decoded bytes never do)."""
+    if not lines or isinstance(lines[0], bytes):
+        return False
+    return any(not line.isascii() and _SURROGATE.search(line) for line in lines)
 
 
 def counted(counts: Counter[str]) -> dict[str, int]:

@@ -89,11 +89,12 @@ def claude_code_markdown(text: str) -> str:
     out: list[str] = []
     body: list[str] = []
     for line in text.splitlines():
+        if line[:1].isspace():  # an indented line is always body: most lines, no more to ask
+            body.append(line)
+            continue
         lowered = js_trim(line).lower()
         title = _numbered_title(line)
-        if line[:1].isspace() or not (
-            title or lowered in _CONTAINER_LINES or lowered in _ANALYSIS_LINES
-        ):
+        if not (title or lowered in _CONTAINER_LINES or lowered in _ANALYSIS_LINES):
             body.append(line)
             continue
         out.extend(_dedent(body))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ._agent_base import AgentImportError, AgentNoteKind, is_number, non_blank, text_block
-from ._base import NoteKind, NoteLog, shown
+from ._base import NoteKind, NoteLog, Tally, shown
 from ._pi_convert import image_placeholder
 
 __all__ = ["TOOL_RESULT", "ClaudeBlocks"]
@@ -27,6 +27,7 @@ _USAGE_COUNTS = (
     "cache_read_input_tokens",
     "cache_creation_input_tokens",
 )
+_USAGE_KEYS = frozenset(_USAGE_COUNTS)
 
 
 class ClaudeBlocks:
@@ -34,14 +35,24 @@ class ClaudeBlocks:
 
     def __init__(self, notes: NoteLog) -> None:
         self.notes = notes
+        # (the fields used, the subject, a value's keys) -> the tally of the fields it drops:
+        # a file's records mostly carry the same keys, so each set is worked out once.
+        self._dropped: dict[tuple[Any, ...], Tally] = {}
 
     def drop_rest(
         self, value: dict[str, Any], used: frozenset[str], subject: str, line: int, entry_id: str
     ) -> None:
         """Note (aggregated) each field the course has no place for."""
-        for key in value:
-            if key not in used:
-                self.notes.aggregate(NoteKind.FIELD_DROPPED, f"{subject} '{key}'", line, entry_id)
+        if value.keys() <= used:
+            return  # nothing to drop: one set comparison, the usual case for blocks
+        keys = (used, subject, *value)
+        tally = self._dropped.get(keys)
+        if tally is None:
+            dropped = [
+                (NoteKind.FIELD_DROPPED, f"{subject} '{key}'") for key in value if key not in used
+            ]
+            tally = self._dropped[keys] = self.notes.tally(dropped, line, entry_id)
+        tally.count(line)
 
     def _placeholder(self, block: Any, where: str, line: int, entry_id: str) -> dict[str, Any]:
         """The text standing in for a user-side block with no course form, and its note."""
@@ -212,17 +223,14 @@ class ClaudeBlocks:
             raise AgentImportError(
                 f"message.usage must be an object, got {shown(usage)}", line=line
             )
-        counts = []
-        for key in _USAGE_COUNTS:
-            value = usage.get(key, 0)
-            if value is None:
-                value = 0
-            if not is_number(value) or value < 0:
-                raise AgentImportError(
-                    f"message.usage.{key} must be a number >= 0, got {shown(value)}", line=line
-                )
-            counts.append(value)
-        self.drop_rest(usage, frozenset(_USAGE_COUNTS), "usage field", line, entry_id)
+        counts = tuple(0 if (value := usage.get(key)) is None else value for key in _USAGE_COUNTS)
+        if not (set(map(type, counts)) <= {int} and min(counts) >= 0):  # whole counts: the rule
+            for key, value in zip(_USAGE_COUNTS, counts, strict=True):
+                if not is_number(value) or value < 0:
+                    raise AgentImportError(
+                        f"message.usage.{key} must be a number >= 0, got {shown(value)}", line=line
+                    )
+        self.drop_rest(usage, _USAGE_KEYS, "usage field", line, entry_id)
         self.notes.aggregate(
             AgentNoteKind.USAGE_MAPPED,
             "usage: input = input_tokens + cache_read_input_tokens + cache_creation_input_tokens "

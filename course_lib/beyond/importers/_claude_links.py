@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from ._agent_base import AgentImportError, AgentNoteKind, Record
 from ._base import NoteLog, shown
@@ -47,9 +47,11 @@ _SUMMARY_SEARCH = 64
 """How many records below a boundary its summary is looked for (real files: one or two)."""
 
 
-@dataclass(frozen=True)
-class Linked:
-    """One record, the record it hangs under (``None``: it starts a root), and its line."""
+class Linked(NamedTuple):
+    """One record, the record it hangs under (``None``: it starts a root), and its line.
+
+    A tuple: one is made for every record of a file.
+    """
 
     line: int
     record: dict[str, Any]

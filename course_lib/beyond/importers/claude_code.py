@@ -58,6 +58,7 @@ from ._agent_base import (
     entry_timestamp,
     finish_drafts,
     is_number,
+    line_bounds,
     non_blank,
     read_records,
     repair,
@@ -497,6 +498,13 @@ class _Importer:
         plan.fields_filled = mapped.fields_filled
         plan.unmapped_items = mapped.unmapped_items
 
+    def let_go(self) -> None:
+        """Drop every reference to the drafts, so each is freed once it becomes an entry."""
+        self.drafts = []
+        self.turns.clear()
+        self.all_turns.clear()
+        self.awaiting.clear()
+
     def finish_turns(self) -> None:
         """Stop reasons, merge notes, what compactions kept and summaries never written, once
         every record is read."""
@@ -605,6 +613,7 @@ def _import(
     require_missing_policy(on_missing_result)
     notes = NoteLog()
     tail_note(committed, notes)
+    bounds = line_bounds(committed, limits)  # before the lines are read and let go
     collector = _Collector(notes)
     for line, record in read_records(committed, limits):
         collector.read(line, record)
@@ -614,10 +623,12 @@ def _import(
         )
     importer = _Importer(notes)
     leaf = importer.convert(link_records(collector.main, notes))
+    collector.main.clear()  # the records live on in the drafts only
     importer.finish_turns()
     drafts, leaf = repair(importer.drafts, leaf, on_missing_result, notes, PREFIX)
     compactions = resolve_compactions(drafts, importer.plans, notes)
-    entries = finish_drafts(drafts, limits)
+    importer.let_go()
+    entries = finish_drafts(drafts, limits, bounds)
     source = AgentSource(
         format=PREFIX,
         session_id=collector.session_id,

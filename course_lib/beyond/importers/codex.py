@@ -116,6 +116,7 @@ from ._agent_base import (
     entry_timestamp,
     finish_drafts,
     is_number,
+    line_bounds,
     non_blank,
     read_records,
     repair,
@@ -368,9 +369,18 @@ class _Importer:
         self.fork: _Fork | None = None
         self.legacy_time: int | float | None = None  # the legacy layout's header time
         self.metas = False  # a session_meta was read: later ones are copies
+        self._line_id = f"L{{:0{width}d}}".format  # made once: called for every record
 
     def _id(self, line: int) -> str:
-        return "L" + str(line).zfill(self.width)
+        """The entry id of a line: ``L0007`` is line 7, zero-padded so ids sort like lines."""
+        return self._line_id(line)
+
+    def let_go(self) -> None:
+        """Drop every reference to the drafts, so each is freed once it becomes an entry."""
+        self.drafts = []
+        self.turn = self.unpriced = None
+        self.turn_assistants = []
+        self.all_assistants = []
 
     def _add(
         self,
@@ -1052,6 +1062,7 @@ def _import(
     require_missing_policy(on_missing_result)
     notes = NoteLog()
     tail_note(committed, notes)
+    bounds = line_bounds(committed, limits)  # before the lines are read and let go
     importer = _Importer(notes, max(4, len(str(committed.last_record_line))), limits)
     for line, record in read_records(committed, limits, require_type=False):
         importer.read(line, record)
@@ -1061,7 +1072,8 @@ def _import(
     leaf = importer.drafts[-1].id if importer.path.tip is None else importer.path.tip
     drafts, leaf = repair(importer.drafts, leaf, on_missing_result, notes, PREFIX)
     compactions = resolve_compactions(drafts, importer.plans, notes)
-    entries = finish_drafts(drafts, limits)
+    importer.let_go()
+    entries = finish_drafts(drafts, limits, bounds)
     source = AgentSource(
         format=PREFIX,
         session_id=importer.session_id,
