@@ -476,12 +476,17 @@ def sample_texts() -> dict[Path, str]:
     }
 
 
-def main() -> int:
-    for path, text in sample_texts().items():
+def write_samples(texts: dict[Path, str]) -> int:
+    """Write each sample file (every generator's ``main``), saying what was written."""
+    for path, text in texts.items():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
-        print(f"wrote {path.relative_to(ROOT)}")
+        print(f"wrote {path.relative_to(ROOT)} ({text.count(chr(10))} records)")
     return 0
+
+
+def main() -> int:
+    return write_samples(sample_texts())
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from agent_samples import _Claude, _lines, _say, _use
+from agent_samples import _Claude, _lines, _say, _use, write_samples
 
 ROOT = Path(__file__).resolve().parents[2]
 FOLDER = ROOT / "data" / "claude-code-sessions"
@@ -172,10 +172,7 @@ def shape_texts() -> dict[Path, str]:
 
 
 def main() -> int:
-    for path, text in shape_texts().items():
-        path.write_text(text, encoding="utf-8")
-        print(f"wrote {path.relative_to(ROOT)} ({text.count(chr(10))} records)")
-    return 0
+    return write_samples(shape_texts())
 
 
 if __name__ == "__main__":

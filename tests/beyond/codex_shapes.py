@@ -29,6 +29,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from agent_samples import write_samples
+
 ROOT = Path(__file__).resolve().parents[2]
 FOLDER = ROOT / "data" / "codex-sessions"
 EVENT_ONLY = FOLDER / "event-only-text.jsonl"
@@ -241,11 +243,7 @@ def shape_texts() -> dict[Path, str]:
 
 
 def main() -> int:
-    for path, text in shape_texts().items():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        print(f"wrote {path.relative_to(ROOT)}")
-    return 0
+    return write_samples(shape_texts())
 
 
 if __name__ == "__main__":

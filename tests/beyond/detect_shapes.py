@@ -25,7 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from agent_samples import SESSION_ID, _Claude, _lines, _say, _time, _use
+from agent_samples import SESSION_ID, _Claude, _lines, _say, _time, _use, write_samples
 
 ROOT = Path(__file__).resolve().parents[2]
 FOLDER = ROOT / "data" / "claude-code-sessions"
@@ -179,11 +179,7 @@ def no_agent_records() -> bytes:
 
 
 def main() -> int:
-    for path, text in sample_texts().items():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        print(f"wrote {path.relative_to(ROOT)}")
-    return 0
+    return write_samples(sample_texts())
 
 
 if __name__ == "__main__":
