@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from edited_submissions import prepend
 
 from course_lib.base.errors import CourseError
 from course_lib.grading.grader import (
@@ -53,16 +54,6 @@ TIMEOUT = "6"  # a working submission takes 1-2 s, even on a loaded machine
 
 def solved(directory: Path, labs: Sequence[str] = LABS) -> Path:
     write_practice_package(directory, solved=labs)
-    return directory
-
-
-def prepend(directory: Path, lab: str, lines: list[str]) -> Path:
-    """Put ``lines`` at the top of every region of ``lab`` (the reference code follows)."""
-    for module in lab_modules(lab):
-        path = directory / f"{module}.py"
-        bodies = [[*lines, *body] for body in solution_bodies(module, lab)]
-        text = path.read_text(encoding="utf-8")
-        path.write_text(replace_region_bodies(text, lab, bodies, path.name), encoding="utf-8")
     return directory
 
 

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from edited_submissions import prepend
 
 from course_lib.grading.grader import Limits, Submission, grade_submission, visible_name
 from course_lib.grading.sandbox import bwrap_works, level
@@ -43,9 +44,6 @@ from course_lib.tools.cli import main
 from course_lib.track.catalogue import CHAPTER_LABS
 from course_lib.track.starters import (
     chapter_exports,
-    lab_modules,
-    replace_region_bodies,
-    solution_bodies,
     write_practice_package,
 )
 
@@ -76,16 +74,6 @@ def starter(directory: Path) -> Path:
 
 def solved(directory: Path, labs: list[str] = LABS) -> Path:
     write_practice_package(directory, solved=labs)
-    return directory
-
-
-def prepend(directory: Path, lab: str, lines: list[str]) -> Path:
-    """Put ``lines`` at the top of every region of ``lab`` (the reference code follows)."""
-    for module in lab_modules(lab):
-        path = directory / f"{module}.py"
-        bodies = [[*lines, *body] for body in solution_bodies(module, lab)]
-        text = path.read_text(encoding="utf-8")
-        path.write_text(replace_region_bodies(text, lab, bodies, path.name), encoding="utf-8")
     return directory
 
 

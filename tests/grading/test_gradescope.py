@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from edited_submissions import prepend
 
 from course_lib.grading.grader import CheckResult, Grade
 from course_lib.grading.gradescope import Settings, results_for
@@ -57,9 +58,6 @@ from course_lib.tools.cli import main
 from course_lib.track.checks import check_names
 from course_lib.track.exercises import EXERCISES, NOT_ANSWERED
 from course_lib.track.starters import (
-    lab_modules,
-    replace_region_bodies,
-    solution_bodies,
     write_practice_package,
 )
 
@@ -194,16 +192,6 @@ def correct_with_the_cli(folder: Path) -> Path:
         assert main(["practice", "11", str(folder)]) == 0
         assert main(["solution", "11", str(folder)]) == 0
     return folder
-
-
-def prepend(directory: Path, lab: str, lines: list[str]) -> Path:
-    """Put ``lines`` at the top of every region of ``lab`` (the reference code follows)."""
-    for module in lab_modules(lab):
-        path = directory / f"{module}.py"
-        bodies = [[*lines, *body] for body in solution_bodies(module, lab)]
-        text = path.read_text(encoding="utf-8")
-        path.write_text(replace_region_bodies(text, lab, bodies, path.name), encoding="utf-8")
-    return directory
 
 
 def practice(folder: Path, labs: list[str]) -> Path:
