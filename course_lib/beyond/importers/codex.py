@@ -100,7 +100,7 @@ Codex's other shapes, as students' folders hold them:
 from __future__ import annotations
 
 import os
-from collections import Counter, deque
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -127,6 +127,7 @@ from ._agent_base import (
 from ._agent_compaction import CompactionPlan, resolve_compactions
 from ._agent_summary import map_agent_summary
 from ._base import NoteKind, NoteLog, shown
+from ._codex_events import TEXT_PARTS, Heard, Window, match_keys
 from ._pi_convert import Draft, image_placeholder
 from ._pi_read import CommittedLines, read_regular_file, split_pi_bytes, split_pi_text
 from ._pi_repair import MissingResultPolicy
@@ -150,7 +151,6 @@ KEPT_WORDS = "only the user's own messages (none of the replies or tool results)
 _INJECTED = ("<environment_context>", "<user_instructions>", "# AGENTS.md")
 _USER_SIDE_ROLES = ("user", "developer", "system")  # messages the model reads, never writes
 _SPAWN = "spawn_agent"  # the tool that starts a subagent
-_REQUEST_HEADING = "## My request for Codex:"  # early versions put it before the user's text
 _USER_EVENT_SKIPPED = (
     "event_msg 'user_message': an interface event (never sent to a model), skipped"
 )
@@ -158,7 +158,6 @@ _STATE_SKIPPED = "record_type 'state' line (bookkeeping of Codex, never sent to 
 _LEGACY_TIME = "legacy item without a timestamp: the timestamp of the header used"
 _ASSISTANT_ITEMS = ("function_call", "custom_tool_call", "local_shell_call")
 _OUTPUT_ITEMS = ("function_call_output", "custom_tool_call_output")
-_TEXT_PARTS = ("input_text", "output_text", "text")
 _ARGUMENT_NESTING = 5  # levels an argument value sits below a course entry's top
 
 
@@ -188,103 +187,6 @@ class _Turn:
 
     draft: Draft
     lines: list[int] = field(default_factory=list)
-
-
-@dataclass
-class _Heard:
-    """A ``user_message`` event, until its turn shows whether an item carries its text."""
-
-    line: int
-    timestamp: int | float
-    text: str
-    images: list[Any]
-    copy: bool = False  # a response item carries the text: the event is its copy
-
-
-class _Item:
-    """A user message item, until an event claims it as the item it copies."""
-
-    __slots__ = ("claimed",)
-
-    def __init__(self) -> None:
-        self.claimed = False
-
-
-_Pool = dict[str, deque[_Item]]
-"""Items no event has claimed yet, under each text an event of theirs may carry."""
-
-
-@dataclass
-class _Window:
-    """The user-side records since the model last answered, where an event meets its item.
-
-    Codex writes the item and the event of one user message close together, in
-    either order, before the model answers. ``items`` holds this turn's items no
-    event has claimed, ``earlier`` those of the turn before (for an event written
-    once the model had begun), each under every text its event may carry
-    (``_match_keys``). Lookups by text, and each item and event is queued and
-    dequeued once, so each record costs the same however long the file is.
-    """
-
-    items: _Pool = field(default_factory=dict)
-    earlier: _Pool = field(default_factory=dict)
-    heard: list[_Heard] = field(default_factory=list)
-    waiting: dict[str, deque[_Heard]] = field(default_factory=dict)  # unclaimed, by text
-
-    def item(self, keys: set[str]) -> None:
-        """A user message item: the copy of an event waiting with its text, or one to wait."""
-        for key in keys:
-            waiting = self.waiting.get(key)
-            if waiting:
-                waiting.popleft().copy = True
-                return
-        unclaimed = _Item()
-        for key in keys:
-            self.items.setdefault(key, deque()).append(unclaimed)
-
-    def event(self, heard: _Heard) -> None:
-        """A user_message event: the copy of an item with its text, or one to wait."""
-        self.heard.append(heard)
-        key = heard.text.strip()
-        for pool in (self.items, self.earlier):
-            queue = pool.get(key)
-            while queue:
-                found = queue.popleft()
-                if not found.claimed:
-                    found.claimed = heard.copy = True
-                    return
-        self.waiting.setdefault(key, deque()).append(heard)
-
-    def close(self) -> list[_Heard]:
-        """The turn's events, in file order; the next turn starts (unless none began)."""
-        heard = self.heard
-        if heard or self.items:
-            self.earlier, self.items = self.items, {}
-            self.heard, self.waiting = [], {}
-        return heard
-
-
-def _is_image_tag(text: str) -> bool:
-    """Whether a text part only wraps an image (``<image>``, ``<image name=...>``, ``</image>``)."""
-    return text in ("<image>", "</image>") or (
-        text.startswith("<image name=") and text.endswith(">")
-    )
-
-
-def _match_keys(content: Any) -> set[str]:
-    """The texts a user item's event may carry: its own text parts (image tags left out),
-    joined or one by one, with or without Codex's old request heading; stripped."""
-    if isinstance(content, str):
-        texts = [content]
-    elif isinstance(content, list):
-        texts = [part["text"] for part in content if isinstance(part, dict)
-                 and part.get("type") in _TEXT_PARTS and isinstance(part.get("text"), str)]  # fmt: skip
-    else:
-        texts = []
-    own = [text for text in texts if not _is_image_tag(text)]
-    keys = {"\n".join(own), "".join(own), *own}
-    keys |= {key.strip().removeprefix(_REQUEST_HEADING) for key in keys}
-    return {key.strip() for key in keys}
 
 
 @dataclass
@@ -365,7 +267,7 @@ class _Importer:
         self.types: Counter[str] = Counter()
         self.session_id: str | None = None
         self.records = 0
-        self.window = _Window()
+        self.window = Window()
         self.fork: _Fork | None = None
         self.legacy_time: int | float | None = None  # the legacy layout's header time
         self.metas = False  # a session_meta was read: later ones are copies
@@ -583,7 +485,7 @@ class _Importer:
         blocks = []
         for position, part in enumerate(content):
             kind = part.get("type") if isinstance(part, dict) else None
-            if kind in _TEXT_PARTS and isinstance(text := part.get("text"), str):
+            if kind in TEXT_PARTS and isinstance(text := part.get("text"), str):
                 blocks.append(text_block(text))
             elif kind == "input_image":
                 url = part.get("image_url") if isinstance(part, dict) else None
@@ -619,7 +521,7 @@ class _Importer:
         blocks = self._texts(payload.get("content"), line, self._id(line))
         text = "\n".join(block["text"] for block in blocks)
         if role == "user":
-            self.window.item(_match_keys(payload.get("content")))
+            self.window.item(match_keys(payload.get("content")))
             self.turn_assistants = []
             self._add({"timestamp": ts, "type": "message",
                        "message": {"role": "user", "content": blocks, "timestamp": ts}},
@@ -790,9 +692,9 @@ class _Importer:
             raise AgentImportError(
                 f"user_message.images must be a list, got {shown(images)}", line=line
             )
-        self.window.event(_Heard(line, ts, text, images or []))
+        self.window.event(Heard(line, ts, text, images or []))
 
-    def _event_message(self, heard: _Heard) -> None:
+    def _event_message(self, heard: Heard) -> None:
         """The user message only an event carries, at the end of its turn's user-side records."""
         self._close()
         entry_id = self._id(heard.line)
