@@ -25,7 +25,6 @@ the line is written or remembered is handled once the append is complete.
 from __future__ import annotations
 
 import errno
-import gc
 import os
 import signal
 import stat
@@ -42,6 +41,7 @@ from typing import Any, BinaryIO, Generic, Literal, Protocol, Self, TypeVar, cas
 
 from filelock import FileLock, Timeout
 
+from .collector import CollectorPaused
 from .errors import (
     CourseError,
     SessionEntryError,
@@ -326,45 +326,10 @@ def _parse_lines(
     the caller's own objects included (a notebook holding a large path pays
     that on every pass). Measured in ``benchmarks/bench_store_open.py``.
     """
-    collecting = gc.isenabled()
-    parsed: _Parsed[E] | None = None
-    try:
-        gc.disable()
+    with CollectorPaused() as paused:
         parsed = _parse_lines_collector_paused(lines, first_line, known, codec, limits)
+        paused.kept = len(parsed.entries)
         return parsed
-    finally:
-        try:
-            if (
-                collecting
-                and parsed is not None
-                and len(parsed.entries) >= _PROMOTE_AFTER
-                and gc.get_freeze_count() == 0
-            ):
-                _promote_young_objects()
-        finally:
-            if collecting:  # one call, nothing between the test and it: no signal can skip it
-                gc.enable()
-
-
-_PROMOTE_AFTER = 1_000
-"""Entries a read must hold before its objects are promoted: below that, the walk it saves is
-short, and promoting would also age whatever young garbage the caller has."""
-
-
-def _promote_young_objects() -> None:
-    """Move every tracked object to the oldest generation without walking it.
-
-    Why: the entries just read are all alive and will stay so; left young, the
-    first collection after reading would walk every one of them (a third of
-    the time a large open takes) only to find nothing to free. ``freeze`` then
-    ``unfreeze`` splices the generations' lists into the oldest one, in
-    constant time; it is only done when nothing else is frozen, since
-    ``unfreeze`` would thaw that too.
-    """
-    try:
-        gc.freeze()
-    finally:
-        gc.unfreeze()
 
 
 _CHUNK_LINES = 1024

@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-import course_lib.base.stores as stores
 from course_lib import (
     JsonlSessionStore,
     MessageEntry,
@@ -23,6 +22,7 @@ from course_lib import (
     read_session_file,
     user_message,
 )
+from course_lib.base.collector import PROMOTE_AFTER
 from course_lib.base.wire import dumps_line
 
 
@@ -47,7 +47,7 @@ def collector_restored() -> Iterator[None]:
         gc.disable()
 
 
-@pytest.mark.parametrize("count", [3, stores._PROMOTE_AFTER + 1], ids=["small", "large"])
+@pytest.mark.parametrize("count", [3, PROMOTE_AFTER + 1], ids=["small", "large"])
 @pytest.mark.parametrize("enabled", [True, False], ids=["collector on", "collector off"])
 def test_the_collector_is_left_as_the_caller_had_it(
     tmp_path: Path, collector_restored: None, count: int, enabled: bool
@@ -67,7 +67,7 @@ def test_the_collector_is_left_as_the_caller_had_it(
 
 def test_objects_frozen_by_the_caller_stay_frozen(tmp_path: Path) -> None:
     file = tmp_path / "session.jsonl"
-    file.write_text(lines(stores._PROMOTE_AFTER + 1), encoding="utf-8")
+    file.write_text(lines(PROMOTE_AFTER + 1), encoding="utf-8")
     gc.freeze()
     try:
         frozen = gc.get_freeze_count()

@@ -9,7 +9,9 @@ both, naming its line.
 
 from __future__ import annotations
 
+import gc
 import json
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -72,3 +74,25 @@ def test_a_merged_turn_past_the_line_limit_is_refused_on_both_paths(limits: Json
     )
     with pytest.raises(AgentImportError, match=r"^line 2: entry u1: as a course line"):
         import_claude_code_text(file, limits=limits)
+
+
+@pytest.fixture
+def collector_restored() -> Iterator[None]:
+    was = gc.isenabled()
+    yield
+    gc.enable() if was else gc.disable()
+
+
+@pytest.mark.parametrize("enabled", [True, False], ids=["collector on", "collector off"])
+@pytest.mark.usefixtures("collector_restored")
+def test_an_import_leaves_the_collector_as_the_caller_had_it(enabled: bool) -> None:
+    """The importers pause the cycle collector (``base.collector``) and give it back, whether
+    the import succeeds or fails."""
+    gc.enable() if enabled else gc.disable()
+    import_claude_code_session(CLAUDE_CODE[0])
+    import_codex_session(CODEX[0])
+    assert gc.isenabled() is enabled
+    with pytest.raises(AgentImportError, match=r"^line 1: "):
+        import_claude_code_text("[1]\n")
+    assert gc.isenabled() is enabled
+    assert gc.get_freeze_count() == 0

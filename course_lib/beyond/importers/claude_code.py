@@ -46,6 +46,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ...base.collector import CollectorPaused
 from ...base.wire import DEFAULT_LIMITS, JsonLimits
 from ._agent_base import (
     AgentImportError,
@@ -608,6 +609,17 @@ def import_claude_code_text(
 
 
 def _import(
+    committed: CommittedLines, on_missing_result: MissingResultPolicy, limits: JsonLimits
+) -> AgentImportResult:
+    """Read, link, convert, repair and validate, with the cycle collector paused
+    (``base.collector``): every object built is kept by the result or freed by its count."""
+    with CollectorPaused() as paused:
+        imported = _import_paused(committed, on_missing_result, limits)
+        paused.kept = len(imported.entries)
+        return imported
+
+
+def _import_paused(
     committed: CommittedLines, on_missing_result: MissingResultPolicy, limits: JsonLimits
 ) -> AgentImportResult:
     require_missing_policy(on_missing_result)

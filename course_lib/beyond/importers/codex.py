@@ -105,6 +105,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ...base.collector import CollectorPaused
 from ...base.wire import DEFAULT_LIMITS, JsonLimits, loads_strict
 from ._agent_base import (
     AgentImportError,
@@ -959,6 +960,17 @@ def import_codex_text(
 
 
 def _import(
+    committed: CommittedLines, on_missing_result: MissingResultPolicy, limits: JsonLimits
+) -> AgentImportResult:
+    """Read, link, convert, repair and validate, with the cycle collector paused
+    (``base.collector``): every object built is kept by the result or freed by its count."""
+    with CollectorPaused() as paused:
+        imported = _import_paused(committed, on_missing_result, limits)
+        paused.kept = len(imported.entries)
+        return imported
+
+
+def _import_paused(
     committed: CommittedLines, on_missing_result: MissingResultPolicy, limits: JsonLimits
 ) -> AgentImportResult:
     require_missing_policy(on_missing_result)
