@@ -58,7 +58,7 @@ from ..track.checks import check_names
 from ..track.exercises import EXERCISES, NOT_ANSWERED
 from ..track.language import hint_in_language
 from .grader import STATUS_MEANING, Grade, Limits, Submission, grade_submission
-from .hidden_checks import HiddenPlan, HiddenResult
+from .hidden_checks import HiddenPlan, HiddenResult, hidden_case_lines
 from .lms import Weights
 from .sandbox import SandboxKind, bwrap_works, choose, guarantee, level, workbook_root
 
@@ -667,19 +667,8 @@ def _hidden_tests(grade: Grade, settings: Settings, lang: Lang) -> list[_Test]:
             output = tr(lang, "Not run: see the status at the top.")
             tests.append(_Test(name, False, 0.0, worth, output, HIDDEN_VISIBILITY))
             continue
+        lines = hidden_case_lines(lab, cases, lang, show_inputs=settings.hidden_feedback)
         agree = sum(case.outcome == "passed" for case in cases)
-        lines = [
-            tr(
-                lang,
-                "Lab {lab}: {passed}/{total} agree with the reference",
-                lab=lab,
-                passed=agree,
-                total=len(cases),
-            )
-        ]
-        for case in [c for c in cases if c.outcome != "passed"][:2]:
-            shown = f" -- {case.message}" if settings.hidden_feedback else ""
-            lines.append(f"  {case.outcome.upper()}  {case.name}{shown}")
         passed, score = agree == len(cases), worth * agree / len(cases)
         tests.append(_Test(name, passed, score, worth, "\n".join(lines), HIDDEN_VISIBILITY))
     return tests

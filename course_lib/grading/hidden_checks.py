@@ -31,6 +31,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Literal
 
+from ..base.i18n import Lang, tr
 from ..base.schema import WireModel
 from ..judge.codec import OtherValue
 from ..track.tolerance import same_value
@@ -48,6 +49,7 @@ __all__ = [
     "HiddenCase",
     "HiddenPlan",
     "HiddenResult",
+    "hidden_case_lines",
     "hidden_cases",
     "hidden_from_json",
     "judge",
@@ -72,6 +74,31 @@ class HiddenResult:
     name: str
     outcome: HiddenOutcome
     message: str = ""
+
+
+def hidden_case_lines(
+    lab: str, cases: Sequence[HiddenResult], lang: Lang, *, show_inputs: bool
+) -> list[str]:
+    """What a student is shown of one lab's hidden cases (feedback and Gradescope alike).
+
+    The count that agrees and the names of the first two that do not (their
+    inputs and expected values only when ``show_inputs``): so a reused seed
+    gives no answers away, and two failing cases are enough to start from.
+    """
+    agree = sum(case.outcome == "passed" for case in cases)
+    lines = [
+        tr(
+            lang,
+            "Lab {lab}: {passed}/{total} agree with the reference",
+            lab=lab,
+            passed=agree,
+            total=len(cases),
+        )
+    ]
+    for case in [c for c in cases if c.outcome != "passed"][:2]:
+        shown = f" -- {case.message}" if show_inputs else ""
+        lines.append(f"  {case.outcome.upper()}  {case.name}{shown}")
+    return lines
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,7 @@ from ..grading.class_stats import (
     not_attempted,
 )
 from ..grading.grader import STATUS_MEANING, CheckResult, Grade, Limits, borrowed_labs
+from ..grading.hidden_checks import hidden_case_lines
 from ..grading.lms import (
     DEFAULT_ASSIGNMENT,
     StudentRecord,
@@ -367,19 +368,7 @@ def feedback_text(grade: Grade, labs: Sequence[str], options: ReportOptions | No
             cases = [case for case in grade.hidden if case.lab == lab]
             if not cases:
                 continue
-            agree = sum(case.outcome == "passed" for case in cases)
-            lines.append(
-                tr(
-                    lang,
-                    "Lab {lab}: {passed}/{total} agree with the reference",
-                    lab=lab,
-                    passed=agree,
-                    total=len(cases),
-                )
-            )
-            for case in [c for c in cases if c.outcome != "passed"][:2]:  # the first two suffice
-                shown = f" -- {case.message}" if options.hidden_feedback else ""
-                lines.append(f"  {case.outcome.upper()}  {case.name}{shown}")
+            lines += hidden_case_lines(lab, cases, lang, show_inputs=options.hidden_feedback)
     lines += ["", tr(lang, "Run them yourself: course-lab check 11 --impl <your practice folder>")]
     return escape_controls_by_line("\n".join(lines)) + "\n"
 

@@ -11,15 +11,17 @@ with the course's JSON limits, and the last step that turns drafts into entries.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from itertools import accumulate
 from typing import Any, TypeGuard, get_args
 
+from ...base.collector import CollectorPaused
 from ...base.errors import CourseError, SessionEntryError
 from ...base.text_rules import is_blank
 from ...base.wire import (
@@ -49,6 +51,7 @@ __all__ = [
     "AgentUsage",
     "LineBounds",
     "Record",
+    "collector_paused",
     "entry_timestamp",
     "finish_drafts",
     "is_number",
@@ -514,6 +517,29 @@ def _holds_surrogate(lines: list[bytes] | list[str]) -> bool:
     if not lines or isinstance(lines[0], bytes):
         return False
     return any(not line.isascii() and _SURROGATE.search(line) for line in lines)
+
+
+ImportStep = Callable[[CommittedLines, MissingResultPolicy, JsonLimits], AgentImportResult]
+"""An importer's whole run over a file's committed lines: (lines, policy, limits) -> result."""
+
+
+def collector_paused(run: ImportStep) -> ImportStep:
+    """``run`` with the cycle collector paused (``base.collector``), as the store's reader runs.
+
+    Why: every object an import builds is kept by its result or freed by its
+    count, so a collection during it frees nothing and walks the whole heap.
+    """
+
+    @functools.wraps(run)
+    def paused_run(
+        committed: CommittedLines, on_missing_result: MissingResultPolicy, limits: JsonLimits
+    ) -> AgentImportResult:
+        with CollectorPaused() as paused:
+            imported = run(committed, on_missing_result, limits)
+            paused.kept = len(imported.entries)
+            return imported
+
+    return paused_run
 
 
 def counted(counts: Counter[str]) -> dict[str, int]:

@@ -105,7 +105,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ...base.collector import CollectorPaused
 from ...base.wire import DEFAULT_LIMITS, JsonLimits, loads_strict
 from ._agent_base import (
     AgentImportError,
@@ -113,6 +112,7 @@ from ._agent_base import (
     AgentNoteKind,
     AgentSource,
     AgentUsage,
+    collector_paused,
     counted,
     entry_timestamp,
     finish_drafts,
@@ -959,18 +959,8 @@ def import_codex_text(
     return _import(split_pi_text(text), on_missing_result, limits)
 
 
+@collector_paused
 def _import(
-    committed: CommittedLines, on_missing_result: MissingResultPolicy, limits: JsonLimits
-) -> AgentImportResult:
-    """Read, link, convert, repair and validate, with the cycle collector paused
-    (``base.collector``): every object built is kept by the result or freed by its count."""
-    with CollectorPaused() as paused:
-        imported = _import_paused(committed, on_missing_result, limits)
-        paused.kept = len(imported.entries)
-        return imported
-
-
-def _import_paused(
     committed: CommittedLines, on_missing_result: MissingResultPolicy, limits: JsonLimits
 ) -> AgentImportResult:
     require_missing_policy(on_missing_result)
