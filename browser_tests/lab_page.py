@@ -34,6 +34,17 @@ PLACEHOLDER_TEXTS = ("Loading widget", "Error displaying widget", "model not fou
 """What JupyterLab shows where a widget view could not be drawn."""
 
 
+TERMINAL_SCREEN = """() => {
+    const terminal = document.querySelector(".jp-Terminal:not(.lm-mod-hidden)");
+    if (!terminal) return "";
+    const rows = terminal.querySelector(".xterm-accessibility-tree")
+        || terminal.querySelector(".xterm-rows");
+    return rows ? [...rows.children].map(row => row.textContent).join("\\n") : "";
+}"""
+"""JavaScript: the text of the terminal in view, row by row (the accessibility tree when
+xterm.js keeps one), for a test to read what a command printed."""
+
+
 def _widget_class_names() -> set[str]:
     names = {
         name

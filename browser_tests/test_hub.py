@@ -50,7 +50,7 @@ from typing import Any
 
 import pytest
 from conftest import LAB_SETTINGS, REPO, WINDOW, free_port
-from lab_page import StoredNotebook, error_outputs, open_notebook, run_all
+from lab_page import TERMINAL_SCREEN, StoredNotebook, error_outputs, open_notebook, run_all
 from playwright.sync_api import Browser, BrowserContext, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -499,15 +499,6 @@ class StudentLab:
         return self.url(f"/lab/workspaces/{workspace}/tree/{relative}")
 
 
-_SCREEN = """() => {
-    const terminal = document.querySelector(".jp-Terminal:not(.lm-mod-hidden)");
-    if (!terminal) return "";
-    const rows = terminal.querySelector(".xterm-accessibility-tree")
-        || terminal.querySelector(".xterm-rows");
-    return rows ? [...rows.children].map(row => row.textContent).join("\\n") : "";
-}"""
-
-
 def squashed(text: str) -> str:
     """Without whitespace: a long line wraps across the terminal's rows anywhere."""
     return re.sub(r"\s+", "", text)
@@ -543,19 +534,19 @@ def terminal_screen(page: Page, lab: StudentLab, command: str) -> tuple[bool, st
     )
     page.evaluate("() => window.jupyterapp.commands.execute('terminal:create-new')")
     page.locator(".jp-Terminal .xterm").first.wait_for(timeout=30_000)
-    page.wait_for_function(f"() => ({_SCREEN})().trim() !== ''", timeout=30_000)
+    page.wait_for_function(f"() => ({TERMINAL_SCREEN})().trim() !== ''", timeout=30_000)
     page.locator(".jp-Terminal .xterm").first.click()
     page.keyboard.type(command)
     page.keyboard.press("Enter")
     try:
         page.wait_for_function(
-            f"() => ({_SCREEN})().replace(/\\s+/g, '').includes('course-lab:/')",
+            f"() => ({TERMINAL_SCREEN})().replace(/\\s+/g, '').includes('course-lab:/')",
             timeout=CHECK_TIMEOUT_MS,
         )
         done = True
     except PlaywrightTimeout:
         done = False
-    return done, str(page.evaluate(_SCREEN))
+    return done, str(page.evaluate(TERMINAL_SCREEN))
 
 
 def student_problems(page: Page, hub: Hub, name: str, artifacts: Path) -> list[str]:

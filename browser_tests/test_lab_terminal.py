@@ -15,6 +15,7 @@ from pathlib import Path
 
 from background_lab import background_make_lab
 from conftest import REPO, WINDOW
+from lab_page import TERMINAL_SCREEN
 from playwright.sync_api import Browser, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -34,24 +35,16 @@ COMMAND = (
 )
 """Typed as one line; the quotes split the echoed labels, so only the answers hold them whole."""
 
-_SCREEN = """() => {
-    const terminal = document.querySelector(".jp-Terminal");
-    if (!terminal) return "";
-    const rows = terminal.querySelector(".xterm-accessibility-tree")
-        || terminal.querySelector(".xterm-rows");
-    return rows ? [...rows.children].map(row => row.textContent).join("\\n") : "";
-}"""
-
 
 def _screen(page: Page) -> str:
-    return str(page.evaluate(_SCREEN))
+    return str(page.evaluate(TERMINAL_SCREEN))
 
 
 def _shows(page: Page, text: str, timeout_ms: float = 30_000) -> bool:
     """Whether the terminal's screen holds ``text`` within the time."""
     try:
         page.wait_for_function(
-            f"(text) => ({_SCREEN})().includes(text)", arg=text, timeout=timeout_ms
+            f"(text) => ({TERMINAL_SCREEN})().includes(text)", arg=text, timeout=timeout_ms
         )
     except PlaywrightTimeout:
         return False
@@ -66,7 +59,7 @@ def _open_terminal(page: Page) -> None:
     page.evaluate("() => window.jupyterapp.commands.execute('terminal:create-new')")
     page.locator(".jp-Terminal .xterm").first.wait_for(timeout=30_000)
     # The shell's prompt: it has read its start-up files and waits for input.
-    page.wait_for_function(f"() => ({_SCREEN})().trim() !== ''", timeout=30_000)
+    page.wait_for_function(f"() => ({TERMINAL_SCREEN})().trim() !== ''", timeout=30_000)
 
 
 def test_course_lab_in_a_terminal_of_a_background_make_lab(
