@@ -92,8 +92,8 @@ def claude_code_markdown(text: str) -> str:
         if line[:1].isspace():  # an indented line is always body: most lines, no more to ask
             body.append(line)
             continue
-        lowered = js_trim(line).lower()
-        title = _numbered_title(line)
+        title = _numbered_title(line) if line[:1].isdecimal() else None
+        lowered = js_trim(line).lower() if title is None else ""
         if not (title or lowered in _CONTAINER_LINES or lowered in _ANALYSIS_LINES):
             body.append(line)
             continue

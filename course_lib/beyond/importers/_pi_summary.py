@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import takewhile
-from typing import Any
+from typing import Any, NamedTuple
 
 from ...base.text_rules import is_blank, js_trim
 
@@ -38,8 +38,7 @@ _LIST_FIELDS = ("constraints", "completed", "decisions", "changedFiles", "unreso
 CATCH_ALL = "unresolved"
 
 
-@dataclass(frozen=True)
-class _Route:
+class _Route(NamedTuple):
     """Where a section's items go; ``prefix`` is written before each item."""
 
     field: str  # "goal", "title", "progress" or a list field (camelCase)
@@ -133,25 +132,42 @@ def _label(heading: str) -> str:
     return heading.strip().rstrip(":").strip()
 
 
+_GOAL = _Route("goal")
+_CONSTRAINTS = _Route("constraints")
+_PROGRESS = _Route("progress")
+_DECISIONS = _Route("decisions")
+_NEXT = _Route("next")
+_CHANGED_FILES = _Route("changedFiles")
+_COMPLETED = _Route("completed")
+_IN_PROGRESS = _Route("next", IN_PROGRESS_PREFIX)
+_UNRESOLVED = _Route("unresolved")
+_OPEN_WORDS = ("blocked", "blocker", "unresolved", "open question")
+
+
 def _route_heading(heading: str) -> _Route | None:
-    """The field a heading's meaning matches, or ``None`` when no field does."""
+    """The field a heading's meaning matches, or ``None`` when no field does; the first rule wins."""
     name = _normalise(heading)
-    rules: list[tuple[bool, _Route]] = [
-        (name.startswith(("goal", "objective")), _Route("goal")),
-        ("constraint" in name or "preference" in name, _Route("constraints")),
-        (name == "progress", _Route("progress")),
-        ("decision" in name, _Route("decisions")),
-        (name.startswith("next"), _Route("next")),
-        ("read file" in name or name == "files read", _Route(CATCH_ALL, _label(heading), False)),
-        ("file" in name, _Route("changedFiles")),
-        (name.startswith(("done", "completed")) or "completed" in name, _Route("completed")),
-        (name == "in progress", _Route("next", IN_PROGRESS_PREFIX)),
-        (
-            any(word in name for word in ("blocked", "blocker", "unresolved", "open question")),
-            _Route("unresolved"),
-        ),
-    ]
-    return next((route for matched, route in rules if matched), None)
+    if name.startswith(("goal", "objective")):
+        return _GOAL
+    if "constraint" in name or "preference" in name:
+        return _CONSTRAINTS
+    if name == "progress":
+        return _PROGRESS
+    if "decision" in name:
+        return _DECISIONS
+    if name.startswith("next"):
+        return _NEXT
+    if "read file" in name or name == "files read":
+        return _Route(CATCH_ALL, _label(heading), False)
+    if "file" in name:
+        return _CHANGED_FILES
+    if name.startswith(("done", "completed")) or "completed" in name:
+        return _COMPLETED
+    if name == "in progress":
+        return _IN_PROGRESS
+    if any(word in name for word in _OPEN_WORDS):
+        return _UNRESOLVED
+    return None
 
 
 def _route_for(level: int, heading: str, parent: _Route | None) -> tuple[_Route, bool]:
@@ -178,8 +194,9 @@ def _split_sections(markdown: str) -> tuple[list[_Section], list[str]]:
         stripped = js_trim(raw)
         if stripped.startswith("```"):
             in_fence = not in_fence
-        heading = None if in_fence else _heading(raw)
-        tag = None if in_fence else _file_tag(stripped)
+        # Most lines are neither: the first character rules them out without a call.
+        heading = _heading(raw) if raw[:1] == "#" and not in_fence else None
+        tag = _file_tag(stripped) if stripped[:1] == "<" and not in_fence else None
         if heading:
             level, text = heading
             route, keep_heading = _route_for(level, text, parent)
