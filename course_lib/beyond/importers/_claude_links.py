@@ -30,7 +30,6 @@ what can be restored.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -356,8 +355,9 @@ def _parents_first(
     waiting: dict[str, list[int]] = {}
     ordered: list[Linked] = []
 
-    def emit(numbers: Iterable[int]) -> None:
-        stack = list(reversed(list(numbers)))
+    def emit(first: int) -> None:
+        """Hand on record ``first``, then every record that waited for it (depth first)."""
+        stack = [first]
         while stack:
             number = stack.pop()
             line, record = records[number]
@@ -366,12 +366,13 @@ def _parents_first(
                 continue  # a cycle was cut at this record, which had waited for its parent
             done.add(uuid)
             ordered.append(Linked(line, record, parents[uuid]))
-            stack.extend(reversed(waiting.pop(uuid, [])))
+            if uuid in waiting:  # rare: a child written before its parent
+                stack.extend(reversed(waiting.pop(uuid)))
 
     for number, (_, record) in enumerate(records):
         parent = parents[record["uuid"]]
         if parent is None or parent in done:
-            emit([number])
+            emit(number)
         else:
             waiting.setdefault(parent, []).append(number)
     for number, (line, record) in enumerate(records):  # what is left waits in a cycle
@@ -388,5 +389,5 @@ def _parents_first(
             f"{records[position[parent]][0]}): the record starts a root",
         )
         parents[uuid] = None
-        emit([number])
+        emit(number)
     return ordered

@@ -253,12 +253,12 @@ class _Importer:
         uuid = record["uuid"]
         ts = entry_timestamp(record.get("timestamp"), line=line, entry_id=uuid, notes=self.notes)
         parent = self.target[parent_uuid] if parent_uuid is not None else None
-        if is_boundary(record):
-            self._boundary(line, record, uuid, parent, ts)
-        elif kind == "assistant":
+        if kind == "assistant":
             self._assistant(line, record, uuid, parent, ts)
         elif kind == "user":
             self._user(line, record, uuid, parent, ts)
+        elif is_boundary(record):
+            self._boundary(line, record, uuid, parent, ts)
         else:
             self._metadata(line, record, uuid, parent, ts)
 
@@ -282,11 +282,6 @@ class _Importer:
         if parent is not None and parent in self.turns:
             self.turns[uuid] = self.turns[parent]
 
-    def _record_fields(
-        self, record: dict[str, Any], used: frozenset[str], line: int, uuid: str
-    ) -> None:
-        self.blocks.drop_rest(record, used, "record field", line, uuid)
-
     def _message(self, record: dict[str, Any], line: int) -> dict[str, Any]:
         message = record.get("message")
         if not isinstance(message, dict):
@@ -297,7 +292,7 @@ class _Importer:
         self, line: int, record: dict[str, Any], uuid: str, parent: str | None, ts: Any
     ) -> None:
         message = self._message(record, line)
-        self._record_fields(record, _RECORD_KEYS, line, uuid)
+        self.blocks.drop_rest(record, _RECORD_KEYS, "record field", line, uuid)
         self.blocks.drop_rest(message, _ASSISTANT_KEYS, "assistant message field", line, uuid)
         message_id = message.get("id")
         open_turn = self.turns.get(parent) if parent is not None else None
@@ -368,7 +363,7 @@ class _Importer:
         self, line: int, record: dict[str, Any], uuid: str, parent: str | None, ts: Any
     ) -> None:
         message = self._message(record, line)
-        self._record_fields(record, _RECORD_KEYS, line, uuid)
+        self.blocks.drop_rest(record, _RECORD_KEYS, "record field", line, uuid)
         self.blocks.drop_rest(message, _USER_KEYS, "user message field", line, uuid)
         boundary = self.summary_of.get(uuid)
         if record.get("isCompactSummary") is True and boundary in self.awaiting:
