@@ -63,14 +63,19 @@ class Window:
 
     def item(self, keys: set[str]) -> None:
         """A user message item: the copy of an event waiting with its text, or one to wait."""
-        for key in keys:
-            waiting = self.waiting.get(key)
-            if waiting:
-                waiting.popleft().copy = True
-                return
+        if self.waiting:  # only an event written before its item waits
+            for key in keys:
+                waiting = self.waiting.get(key)
+                if waiting:
+                    waiting.popleft().copy = True
+                    return
         unclaimed = _Item()
+        items = self.items
         for key in keys:
-            self.items.setdefault(key, deque()).append(unclaimed)
+            queue = items.get(key)
+            if queue is None:
+                queue = items[key] = deque()
+            queue.append(unclaimed)
 
     def event(self, heard: Heard) -> None:
         """A user_message event: the copy of an item with its text, or one to wait."""
@@ -112,6 +117,9 @@ def match_keys(content: Any) -> set[str]:
     else:
         texts = []
     own = [text for text in texts if not _is_image_tag(text)]
-    keys = {"\n".join(own), "".join(own), *own}
-    keys |= {key.strip().removeprefix(REQUEST_HEADING) for key in keys}
+    if len(own) == 1:  # the usual item, one text: both its joins are that text
+        keys = {own[0], own[0].strip().removeprefix(REQUEST_HEADING)}
+    else:
+        keys = {"\n".join(own), "".join(own), *own}
+        keys |= {key.strip().removeprefix(REQUEST_HEADING) for key in keys}
     return {key.strip() for key in keys}

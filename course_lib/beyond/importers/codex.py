@@ -150,6 +150,13 @@ RECORD_TYPES = frozenset(
 KEPT_WORDS = "only the user's own messages (none of the replies or tool results)"
 # User messages Codex writes itself (context it injects); a rollback does not count them as turns.
 _INJECTED = ("<environment_context>", "<user_instructions>", "# AGENTS.md")
+# The note on each, made once (not for each message: Codex injects them into every session).
+_INJECTED_DETAILS = {
+    tag: f"a user message Codex wrote itself, the {shown(tag)} context: kept as a user message, "
+    "as the model received it as a user turn, so the chapter counts it as the start of a user "
+    "interaction"
+    for tag in _INJECTED
+}
 _USER_SIDE_ROLES = ("user", "developer", "system")  # messages the model reads, never writes
 _SPAWN = "spawn_agent"  # the tool that starts a subagent
 _USER_EVENT_SKIPPED = (
@@ -159,6 +166,7 @@ _STATE_SKIPPED = "record_type 'state' line (bookkeeping of Codex, never sent to 
 _LEGACY_TIME = "legacy item without a timestamp: the timestamp of the header used"
 _ASSISTANT_ITEMS = ("function_call", "custom_tool_call", "local_shell_call")
 _OUTPUT_ITEMS = ("function_call_output", "custom_tool_call_output")
+_TOKEN_KEYS = ("input_tokens", "cached_input_tokens", "output_tokens", "total_tokens")
 _ARGUMENT_NESTING = 5  # levels an argument value sits below a course entry's top
 
 
@@ -182,12 +190,26 @@ def is_legacy_codex_header(record: Any) -> bool:
     )
 
 
-@dataclass
+def _blank_error(item: Any, key: str, value: Any, line: int) -> AgentImportError:
+    """The error for an item whose ``key`` (a call id, a tool name) is not a non-blank string."""
+    return AgentImportError(
+        f"{item}.{key} must be a non-blank string, got {shown(value)}", line=line
+    )
+
+
+@dataclass(slots=True)
 class _Turn:
     """The assistant message being assembled from one response's items."""
 
     draft: Draft
+    content: list[dict[str, Any]]  # the message's content, which the items join
     lines: list[int] = field(default_factory=list)
+    calls: bool = False  # a call joined: the message stops with toolUse
+
+    def call(self, block: dict[str, Any]) -> None:
+        """A tool call joins the message (remembered, so closing need not look for one)."""
+        self.content.append(block)
+        self.calls = True
 
 
 @dataclass
@@ -219,15 +241,21 @@ class _Path:
     turns: list[int] = field(default_factory=list)  # positions of the user's own messages
     texts: dict[str, list[int]] = field(default_factory=dict)  # user text -> positions
     text_at: dict[int, str] = field(default_factory=dict)
+    tip: str | None = None  # the last id, kept at hand: every new entry hangs under it
 
-    def push(self, entry_id: str, user_text: str | None, own_turn: bool) -> None:
-        position = len(self.ids)
+    def push(self, entry_id: str) -> None:
+        """An entry joins the path."""
         self.ids.append(entry_id)
-        if user_text is not None:
-            self.texts.setdefault(user_text, []).append(position)
-            self.text_at[position] = user_text
-            if own_turn:
-                self.turns.append(position)
+        self.tip = entry_id
+
+    def push_user(self, entry_id: str, text: str, own_turn: bool) -> None:
+        """A user message joins the path: its text, and its turn if it is the user's own."""
+        position = len(self.ids)
+        self.push(entry_id)
+        self.texts.setdefault(text, []).append(position)
+        self.text_at[position] = text
+        if own_turn:
+            self.turns.append(position)
 
     def truncate(self, length: int) -> None:
         """Back to the first ``length`` entries; each entry is removed once (amortised linear)."""
@@ -239,10 +267,7 @@ class _Path:
                 self.texts[text].pop()
             if self.turns and self.turns[-1] == position:
                 self.turns.pop()
-
-    @property
-    def tip(self) -> str | None:
-        return self.ids[-1] if self.ids else None
+        self.tip = self.ids[-1] if self.ids else None
 
 
 class _Importer:
@@ -265,18 +290,19 @@ class _Importer:
         self.last_tokens: int | float | None = None
         self.plans: list[CompactionPlan] = []
         self.usage: dict[str, AgentUsage] = {}
-        self.types: Counter[str] = Counter()
+        # Records of each type: a plain dict, as ``+=`` on a Counter costs twice as much.
+        self.types: dict[str, int] = {}
         self.session_id: str | None = None
         self.records = 0
         self.window = Window()
         self.fork: _Fork | None = None
         self.legacy_time: int | float | None = None  # the legacy layout's header time
         self.metas = False  # a session_meta was read: later ones are copies
-        self._line_id = f"L{{:0{width}d}}".format  # made once: called for every record
+        self._id_pattern = f"L%0{width}d"  # made once: ``_id`` runs for nearly every record
 
     def _id(self, line: int) -> str:
         """The entry id of a line: ``L0007`` is line 7, zero-padded so ids sort like lines."""
-        return self._line_id(line)
+        return self._id_pattern % line
 
     def let_go(self) -> None:
         """Drop every reference to the drafts, so each is freed once it becomes an entry."""
@@ -286,35 +312,31 @@ class _Importer:
         self.all_assistants = []
 
     def _add(
-        self,
-        wire: dict[str, Any],
-        line: int,
-        user_text: str | None = None,
-        *,
-        entry_id: str | None = None,
+        self, wire: dict[str, Any], entry_id: str, line: int | None, user_text: str | None = None
     ) -> Draft:
-        """Hang a new entry on the current path's tip (``entry_id``: one the importer made up)."""
-        made_up = entry_id is not None
-        draft = Draft({"id": entry_id or self._id(line), "parentId": self.path.tip, **wire},
-                      None if made_up else line)  # fmt: skip
+        """Hang a new entry on the current path's tip (``line`` None: one the importer made up).
+
+        The record's id comes in made: the caller has it already (``read`` makes it
+        once per record, for the timestamp's notes too).
+        """
+        path = self.path
+        draft = Draft({"id": entry_id, "parentId": path.tip, **wire}, line)
         self.drafts.append(draft)
-        own = user_text is not None and not user_text.startswith(_INJECTED)
-        self.path.push(draft.id, user_text, own)
-        if user_text is not None and not own:
-            self._injected(line, draft.id, user_text)
+        if user_text is None:
+            path.push(entry_id)
+            return draft
+        own = not user_text.startswith(_INJECTED)
+        path.push_user(entry_id, user_text, own)
+        if not own:
+            self._injected(line, entry_id, user_text)
         return draft
 
-    def _injected(self, line: int, entry_id: str, text: str) -> None:
+    def _injected(self, line: int | None, entry_id: str, text: str) -> None:
         """Say which context Codex injected as this user message, and why it stays one."""
-        tag = next(tag for tag in _INJECTED if text.startswith(tag))
-        self.notes.add(
-            AgentNoteKind.INJECTED_CONTEXT,
-            line,
-            entry_id,
-            f"a user message Codex wrote itself, the {shown(tag)} context: kept as a user "
-            "message, as the model received it as a user turn, so the chapter counts it as the "
-            "start of a user interaction",
-        )
+        for tag, detail in _INJECTED_DETAILS.items():
+            if text.startswith(tag):
+                self.notes.add(AgentNoteKind.INJECTED_CONTEXT, line, entry_id, detail)
+                return
 
     # --- records -----------------------------------------------------------------------
 
@@ -330,7 +352,8 @@ class _Importer:
             return
         payload = record.get("payload")
         subtype = payload.get("type") if isinstance(payload, dict) else None
-        self.types[f"{kind}/{subtype}" if isinstance(subtype, str) else kind] += 1
+        name = f"{kind}/{subtype}" if isinstance(subtype, str) else kind
+        self.types[name] = self.types.get(name, 0) + 1
         if kind not in RECORD_TYPES:
             self._settle_spawn(user_side=False)
             self._close()
@@ -338,27 +361,31 @@ class _Importer:
             return
         if not isinstance(payload, dict):
             raise AgentImportError(f"a {kind!r} record needs a payload object", line=line)
-        ts = entry_timestamp(record.get("timestamp"), line=line, entry_id=self._id(line),
+        entry_id = self._id(line)  # made once: the timestamp's notes and the entry both use it
+        ts = entry_timestamp(record.get("timestamp"), line=line, entry_id=entry_id,
                              notes=self.notes)  # fmt: skip
         if kind == "event_msg":
             self._event(line, payload, subtype, ts)
             return
         if kind == "response_item" and subtype in _OUTPUT_ITEMS:
-            self._response_item(line, payload, subtype, ts)  # the spawn call's output, maybe
+            self._response_item(line, entry_id, payload, subtype, ts)  # the spawn's output, maybe
             return
-        user_side = kind in ("session_meta", "turn_context") or (
-            subtype == "message" and payload.get("role") in _USER_SIDE_ROLES
-        )
-        self._settle_spawn(user_side=user_side)
+        if self.fork is not None:  # only a fork's copied spawn call waits on the next record
+            user_side = kind in ("session_meta", "turn_context") or (
+                subtype == "message" and payload.get("role") in _USER_SIDE_ROLES
+            )
+            self._settle_spawn(user_side=user_side)
         if kind == "response_item":
-            self._response_item(line, payload, subtype, ts)
+            self._response_item(line, entry_id, payload, subtype, ts)
         elif kind == "compacted":
             self._end_turn()
-            self._compacted(line, payload, ts)
+            self._compacted(line, entry_id, payload, ts)
         else:
-            self._header(line, kind, payload, ts)
+            self._header(line, entry_id, kind, payload, ts)
 
-    def _header(self, line: int, kind: str, payload: dict[str, Any], ts: Any) -> None:
+    def _header(
+        self, line: int, entry_id: str, kind: str, payload: dict[str, Any], ts: Any
+    ) -> None:
         """A session_meta or turn_context record: a metadata entry, and what it says."""
         if kind == "session_meta":
             self._end_turn()
@@ -368,7 +395,7 @@ class _Importer:
             model = payload.get("model")
             self.model = model if isinstance(model, str) else self.model
         self._add({"timestamp": ts, "type": "metadata", "key": f"{PREFIX}.{kind}",
-                   "value": payload}, line)  # fmt: skip
+                   "value": payload}, entry_id, line)  # fmt: skip
 
     def _session_meta(self, line: int, payload: dict[str, Any]) -> None:
         """The session's id and, if forked, where from; a later one may be the parent's copy."""
@@ -420,14 +447,14 @@ class _Importer:
         if self.records == 1 and is_legacy_codex_header(record):
             self._legacy_header(line, record)
         elif record.get("record_type") == "state":
-            self.types["state"] += 1
+            self.types["state"] = self.types.get("state", 0) + 1
             self._skip(line, _STATE_SKIPPED)
         else:
             raise AgentImportError("record has no string 'type'", line=line)
 
     def _legacy_header(self, line: int, record: dict[str, Any]) -> None:
         """The legacy layout's first line: the session's id and time, as its session_meta."""
-        self.types["header"] += 1
+        self.types["header"] = self.types.get("header", 0) + 1
         entry_id = self._id(line)
         ts = entry_timestamp(record["timestamp"], line=line, entry_id=entry_id, notes=self.notes)
         self.legacy_time = ts
@@ -442,28 +469,32 @@ class _Importer:
             "each item read as a response_item record, this line as the session_meta",
         )
         self._add({"timestamp": ts, "type": "metadata", "key": f"{PREFIX}.session_meta",
-                   "value": record}, line)  # fmt: skip
+                   "value": record}, entry_id, line)  # fmt: skip
 
     def _legacy_item(self, line: int, item: dict[str, Any], kind: str) -> None:
         """A legacy line: a response item itself, at the header's time."""
         assert self.legacy_time is not None
-        self.types[kind] += 1
-        self.notes.aggregate(NoteKind.TIMESTAMP_FROM_ENTRY, _LEGACY_TIME, line, self._id(line))
-        self._response_item(line, item, kind, self.legacy_time)
+        self.types[kind] = self.types.get(kind, 0) + 1
+        entry_id = self._id(line)
+        self.notes.aggregate(NoteKind.TIMESTAMP_FROM_ENTRY, _LEGACY_TIME, line, entry_id)
+        self._response_item(line, entry_id, item, kind, self.legacy_time)
 
     # --- response items ------------------------------------------------------------------
 
-    def _response_item(self, line: int, payload: dict[str, Any], subtype: Any, ts: Any) -> None:
+    def _response_item(
+        self, line: int, entry_id: str, payload: dict[str, Any], subtype: Any, ts: Any
+    ) -> None:
+        """A response item (``entry_id``: the id its entry takes, if it starts one)."""
         if subtype == "message":
-            self._message(line, payload, ts)
+            self._message(line, entry_id, payload, ts)
         elif subtype == "reasoning":
             self._answering()
             self._reasoning(line, payload)
         elif subtype in _ASSISTANT_ITEMS:
-            self._open(line, ts)["content"].append(self._call(line, payload, subtype))
+            self._open(line, entry_id, ts).call(self._call(line, payload, subtype))
         elif subtype in _OUTPUT_ITEMS:
             self._close()
-            self._output(line, payload, ts)
+            self._output(line, entry_id, payload, ts)
         else:  # a web search and the like: inside a response, so the response stays open
             self._answering()
             self._skip(
@@ -512,34 +543,36 @@ class _Importer:
                 blocks.append(text_block(f"[{name} part omitted]"))
         return blocks
 
-    def _message(self, line: int, payload: dict[str, Any], ts: Any) -> None:
+    def _message(self, line: int, entry_id: str, payload: dict[str, Any], ts: Any) -> None:
         role = payload.get("role")
+        content = payload.get("content")
         if role == "assistant":
-            blocks = self._texts(payload.get("content"), line, self._id(line))
-            self._open(line, ts)["content"].extend(blocks)
+            blocks = self._texts(content, line, entry_id)
+            self._open(line, entry_id, ts).content.extend(blocks)
             return
         self._close()
-        blocks = self._texts(payload.get("content"), line, self._id(line))
-        text = "\n".join(block["text"] for block in blocks)
+        blocks = self._texts(content, line, entry_id)
+        text = "\n".join([block["text"] for block in blocks])
         if role == "user":
-            self.window.item(match_keys(payload.get("content")))
+            self.window.item(match_keys(content))
             self.turn_assistants = []
             self._add({"timestamp": ts, "type": "message",
                        "message": {"role": "user", "content": blocks, "timestamp": ts}},
-                      line, user_text=text)  # fmt: skip
+                      entry_id, line, user_text=text)  # fmt: skip
         elif role in ("developer", "system"):
             self._add({"timestamp": ts, "type": "message",
-                       "message": {"role": "system", "content": text, "timestamp": ts}}, line)  # fmt: skip
+                       "message": {"role": "system", "content": text, "timestamp": ts}},
+                      entry_id, line)  # fmt: skip
         else:
             self.notes.add(
                 NoteKind.UNKNOWN_ROLE,
                 line,
-                self._id(line),
+                entry_id,
                 f"message role {shown(role)} is unknown to the importer: kept as metadata "
                 f"{PREFIX}.message",
             )
             self._add({"timestamp": ts, "type": "metadata", "key": f"{PREFIX}.message",
-                       "value": payload}, line)  # fmt: skip
+                       "value": payload}, entry_id, line)  # fmt: skip
 
     def _reasoning(self, line: int, payload: dict[str, Any]) -> None:
         summary = payload.get("summary")
@@ -558,20 +591,23 @@ class _Importer:
             "provider-specific, not re-sent",
         )
 
-    def _open(self, line: int, ts: Any) -> dict[str, Any]:
-        """The assistant message this response's items join (started here when none is open)."""
-        if self.turn is None:
-            self._answering()
-            message = {"role": "assistant", "content": [], "provider": PROVIDER,
+    def _open(self, line: int, entry_id: str, ts: Any) -> _Turn:
+        """The assistant message this response's items join (started here when none is open,
+        as ``entry_id``)."""
+        turn = self.turn
+        if turn is None:
+            self._flush()  # the model begins a response: the user-side records are complete
+            content: list[dict[str, Any]] = []
+            message = {"role": "assistant", "content": content, "provider": PROVIDER,
                        "model": self.model, "usage": None, "stopReason": None, "timestamp": ts}  # fmt: skip
-            draft = self._add({"timestamp": ts, "type": "message", "message": message}, line)
-            self.turn = _Turn(draft)
+            draft = self._add({"timestamp": ts, "type": "message", "message": message},
+                              entry_id, line)  # fmt: skip
+            turn = self.turn = _Turn(draft, content)
             self.turn_assistants.append(draft)
             self.all_assistants.append(draft)
             self.unpriced = draft
-        self.turn.lines.append(line)
-        opened: dict[str, Any] = self.turn.draft.wire["message"]
-        return opened
+        turn.lines.append(line)
+        return turn
 
     def _call(self, line: int, payload: dict[str, Any], subtype: str) -> dict[str, Any]:
         """A call item as a course tool call; ``names`` learns its tool for the output."""
@@ -579,12 +615,10 @@ class _Importer:
         if subtype == "local_shell_call" and call_id is None:
             call_id = payload.get("id")
         name = "local_shell" if subtype == "local_shell_call" else payload.get("name")
-        for key, value in (("call_id", call_id), ("name", name)):
-            if not non_blank(value):
-                raise AgentImportError(
-                    f"{subtype}.{key} must be a non-blank string, got {shown(value)}", line=line
-                )
-        assert isinstance(call_id, str) and isinstance(name, str)
+        if not non_blank(call_id):
+            raise _blank_error(subtype, "call_id", call_id, line)
+        if not non_blank(name):
+            raise _blank_error(subtype, "name", name, line)
         self.names[call_id] = name
         fork = self.fork
         if name == _SPAWN and fork and fork.subagent and fork.copied and not fork.done:
@@ -615,13 +649,10 @@ class _Importer:
             )
             return {"arguments": {}, "rawArguments": value}
 
-    def _output(self, line: int, payload: dict[str, Any], ts: Any) -> None:
+    def _output(self, line: int, entry_id: str, payload: dict[str, Any], ts: Any) -> None:
         call_id = payload.get("call_id")
         if not non_blank(call_id):
-            raise AgentImportError(
-                f"{payload.get('type')}.call_id must be a non-blank string, got {shown(call_id)}",
-                line=line,
-            )
+            raise _blank_error(payload.get("type"), "call_id", call_id, line)
         spawn = self.fork.spawn if self.fork else None
         if spawn is not None and spawn.call_id == call_id:
             spawn.answered = True
@@ -631,20 +662,19 @@ class _Importer:
             success = output.get("success")
             is_error = success is False
             output = output.get("content")
-        blocks = self._texts("" if output is None else output, line, self._id(line))
+        blocks = self._texts("" if output is None else output, line, entry_id)
         result = {"role": "toolResult", "toolCallId": call_id,
                   "toolName": self.names.get(call_id, "unknown"), "content": blocks,
                   "isError": is_error, "timestamp": ts}  # fmt: skip
-        self._add({"timestamp": ts, "type": "message", "message": result}, line)
+        self._add({"timestamp": ts, "type": "message", "message": result}, entry_id, line)
 
     def _close(self) -> None:
-        """The open response ends: its stop reason is read from its content, its merge noted."""
+        """The open response ends: its stop reason follows from its content (a call or not),
+        its merge is noted."""
         turn, self.turn = self.turn, None
         if turn is None:
             return
-        message = turn.draft.wire["message"]
-        calls = any(block["type"] == "toolCall" for block in message["content"])
-        message["stopReason"] = "toolUse" if calls else "stop"
+        turn.draft.wire["message"]["stopReason"] = "toolUse" if turn.calls else "stop"
         self.notes.aggregate(
             AgentNoteKind.STOP_REASON_INFERRED,
             "Codex records no stop reason: read from the content (toolUse with a call, stop "
@@ -716,7 +746,7 @@ class _Importer:
         ts = heard.timestamp
         self._add({"timestamp": ts, "type": "message",
                    "message": {"role": "user", "content": blocks, "timestamp": ts}},
-                  heard.line, user_text=heard.text)  # fmt: skip
+                  entry_id, heard.line, user_text=heard.text)  # fmt: skip
 
     def _settle_spawn(self, *, user_side: bool) -> None:
         """The record after a copied spawn call: a user-side one starts the subagent's own turn."""
@@ -742,8 +772,9 @@ class _Importer:
         result = {"role": "toolResult", "toolCallId": spawn.call_id, "toolName": _SPAWN,
                   "content": [text_block(text)], "isError": False,
                   "timestamp": spawn.timestamp}  # fmt: skip
+        # Made up, so no line of its own (None).
         self._add({"timestamp": spawn.timestamp, "type": "message", "message": result},
-                  spawn.line, entry_id=entry_id)  # fmt: skip
+                  entry_id, None)  # fmt: skip
         self.notes.add(
             AgentNoteKind.FORKED_HISTORY,
             spawn.line,
@@ -783,9 +814,10 @@ class _Importer:
         if not isinstance(last, dict):
             raise AgentImportError("token_count.info.last_token_usage must be an object", line=line)
         counts = []
-        for key in ("input_tokens", "cached_input_tokens", "output_tokens", "total_tokens"):
+        for key in _TOKEN_KEYS:
             value = last.get(key, 0)
-            if not is_number(value) or value < 0:
+            # A whole count, the usual case, needs no more; any other value the full check.
+            if (type(value) is not int and not is_number(value)) or value < 0:
                 raise AgentImportError(
                     f"token_count last_token_usage.{key} must be a number >= 0, got {shown(value)}",
                     line=line,
@@ -798,13 +830,14 @@ class _Importer:
             return
         draft.wire["message"]["usage"] = {"input": prompt, "output": output,
                                           "totalTokens": prompt + output}  # fmt: skip
-        self.usage[draft.id] = AgentUsage(draft.id, line, prompt, output, cached, 0)
+        entry_id = draft.id
+        self.usage[entry_id] = AgentUsage(entry_id, line, prompt, output, cached, 0)
         self.notes.aggregate(
             AgentNoteKind.USAGE_MAPPED,
             "usage from the token_count event after the response: input = input_tokens (cached "
             "ones included), totalTokens = input + output",
             line,
-            draft.id,
+            entry_id,
         )
 
     def _aborted(self, line: int, payload: dict[str, Any]) -> None:
@@ -850,8 +883,7 @@ class _Importer:
 
     # --- compaction --------------------------------------------------------------------
 
-    def _compacted(self, line: int, payload: dict[str, Any], ts: Any) -> None:
-        entry_id = self._id(line)
+    def _compacted(self, line: int, entry_id: str, payload: dict[str, Any], ts: Any) -> None:
         text = payload.get("message")
         if text is None:
             text = ""
@@ -871,7 +903,7 @@ class _Importer:
         for kind, detail in mapped.notes:
             self.notes.add(kind, line, entry_id, detail)
         self._add({"timestamp": ts, "type": "compaction", "summary": mapped.summary,
-                   "firstKeptEntryId": None, "tokensBefore": tokens}, line)  # fmt: skip
+                   "firstKeptEntryId": None, "tokensBefore": tokens}, entry_id, line)  # fmt: skip
         self.plans.append(
             CompactionPlan(
                 entry_id=entry_id, line=line, agent=AGENT, prefix=PREFIX, trigger=None,
@@ -968,8 +1000,9 @@ def _import(
     tail_note(committed, notes)
     bounds = line_bounds(committed, limits)  # before the lines are read and let go
     importer = _Importer(notes, max(4, len(str(committed.last_record_line))), limits)
+    read = importer.read  # looked up once, not for each record
     for line, record in read_records(committed, limits, require_type=False):
-        importer.read(line, record)
+        read(line, record)
     importer.finish()
     if not importer.drafts:
         raise AgentImportError("no record that becomes an entry: nothing to import")
@@ -982,7 +1015,7 @@ def _import(
         format=PREFIX,
         session_id=importer.session_id,
         records=importer.records,
-        record_counts=counted(importer.types),
+        record_counts=counted(Counter(importer.types)),
     )
     kept = {entry.id for entry in entries}
     return AgentImportResult(
