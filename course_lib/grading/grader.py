@@ -736,32 +736,6 @@ def _exit_reason(status: int | None) -> str:
     return f"ended with exit status {status}"
 
 
-def _checks_from_rows(
-    rows: Sequence[dict[str, Any]], labs: Sequence[str], unfinished: str
-) -> tuple[CheckResult, ...]:
-    """Every check, from the rows a worker sent before it stopped; the rest failed with why.
-
-    The checks run in file order, lab after lab, so the first one missing is
-    the one that was running: it gets ``unfinished``, the later ones a
-    ``not run`` message.
-    """
-    reported = {str(row.get("name", "")).split("[")[0]: row for row in rows}
-    checks: list[CheckResult] = []
-    running = True
-    for lab in labs:
-        for name in _check_names(lab):
-            row = reported.get(name)
-            if row is not None:
-                outcome: CheckOutcomeName = "passed" if row.get("outcome") == "passed" else "failed"
-                message = "" if outcome == "passed" else str(row.get("detail") or "not reported")
-                checks.append(CheckResult(lab, name, outcome, message))
-                continue
-            message = unfinished if running else "not run: the checks process had stopped"
-            running = False
-            checks.append(CheckResult(lab, name, "failed", message))
-    return tuple(checks)
-
-
 def _from_result(
     student: str,
     result: dict[str, Any],
@@ -803,38 +777,22 @@ def _from_result(
 
 
 def _from_run(student: str, run: _WorkerRun, labs: Sequence[str], limits: Limits) -> Grade:
-    """The grade of one worker run: its result when it sent one, else the rows it had sent."""
-    folders = run.folders
-    result = run.result
-    if result is not None and ("error" not in result or not run.rows):
-        return _from_result(student, result, labs, folders, limits)
-    timed_out = run.killed or (result or {}).get("status") == "timeout"
-    if timed_out and run.rows:
-        unfinished = "Timeout: did not finish within the time limit; look for an endless loop"
-        checks = _checks_from_rows(run.rows, labs, unfinished)
-        note = f"stopped after {limits.timeout:g} s; the checks that finished count"
-        return Grade(student, "timeout", _cleaned_checks(checks, folders), note)
-    if timed_out:
+    """The grade of one rule-server run: its report when it sent one, else why it sent none.
+
+    A rule server that hangs or crashes while judging is reported in the result
+    (``timed_out``, ``crashes``); no result at all means the process itself died.
+    """
+    if run.result is not None:
+        return _from_result(student, run.result, labs, run.folders, limits)
+    if run.killed:
         note = (
             f"did not finish within {limits.timeout:g} s "
             "(hanging while importing, or ignoring the stop)"
         )
         return _not_run(student, "timeout", note, labs)
-    if result is not None:
-        why = _PROGRESS_ONLY.sub(
-            "could not run: pytest ended before it wrote its results (os._exit, or a crash)",
-            _cleaned(str(result["error"]), folders),
-        )
-    else:
-        why = f"the checks process {_exit_reason(run.status)}"
-        why += f": {_cleaned(run.last, folders)}" if run.last else ""
-    if not run.rows:
-        return _not_run(student, "crashed", why, labs)
-    unfinished = f"crashed: the checks process ended during this check ({why})"
-    checks = _checks_from_rows(run.rows, labs, unfinished)
-    finished = len(run.rows)
-    note = f"{why}; the {finished} checks that finished before it count"
-    return Grade(student, "crashed", _cleaned_checks(checks, folders), note)
+    why = f"the checks process {_exit_reason(run.status)}"
+    why += f": {_cleaned(run.last, run.folders)}" if run.last else ""
+    return _not_run(student, "crashed", why, labs)
 
 
 def grade_of_run(student: str, run: _WorkerRun, labs: Sequence[str], limits: Limits) -> Grade:
@@ -852,16 +810,6 @@ def grade_of_run(student: str, run: _WorkerRun, labs: Sequence[str], limits: Lim
             f"({type(error).__name__}); nothing it sent counts"
         )
         return _not_run(student, "crashed", note, labs)
-
-
-_PROGRESS_ONLY = re.compile(r"could not run: [.FEsx]+$")
-"""A run that died prints only pytest's progress marks as its last line: say what happened."""
-
-
-def _cleaned_checks(
-    checks: Sequence[CheckResult], folders: Sequence[Path]
-) -> tuple[CheckResult, ...]:
-    return tuple(replace(check, message=_cleaned(check.message, folders)) for check in checks)
 
 
 _LIMIT_MESSAGES: tuple[tuple[str, str], ...] = (
