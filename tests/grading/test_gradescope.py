@@ -430,7 +430,8 @@ def test_the_zip_holds_the_contract_files_at_its_root_and_the_workbook(
     for needed in (
         "workbook/pyproject.toml",
         "workbook/course_lib/__init__.py",
-        "workbook/course_lib/grading/gradescope.py",
+        "workbook/course_lib/grading/gradescope/__init__.py",
+        "workbook/course_lib/grading/gradescope/__main__.py",  # python -m ... run, check
         "workbook/course_lib/locale/zh/LC_MESSAGES/course_lib.mo",
         "workbook/tests/conftest.py",
         "workbook/tests/lab_checks.py",
