@@ -235,6 +235,8 @@ class NoteLog:
     notes: list[ImportNote] = field(default_factory=list)
     _aggregates: dict[tuple[str, str], _Aggregate] = field(default_factory=dict)
     _tallies: list[Tally] = field(default_factory=list)  # settled by ``finish``
+    # (the fields used, the subject, a value's keys) -> the tally of the fields it drops
+    _dropped: dict[tuple[Any, ...], Tally] = field(default_factory=dict)
 
     def add(self, kind: str, line: int | None, entry_id: str | None, detail: str) -> None:
         """Record one specific change."""
@@ -260,6 +262,28 @@ class NoteLog:
         tally = Tally(tuple(self._aggregate_of(kind, s, line, entry_id) for kind, s in subjects))
         self._tallies.append(tally)
         return tally
+
+    def fields_dropped(
+        self, value: dict[str, Any], used: frozenset[str], subject: str, line: int, entry_id: str
+    ) -> None:
+        """Note (aggregated) every field of ``value`` outside ``used``: ``field_dropped``, one
+        per ``subject`` and field.
+
+        A file's records mostly carry the same keys, so each set of them is worked
+        out once and counted by one ``Tally``; a value with no field to drop costs
+        one set comparison (callers running for nearly every record may make that
+        comparison themselves and call only when there is a field to note).
+        """
+        if value.keys() <= used:
+            return
+        keys = (used, subject, *value)
+        tally = self._dropped.get(keys)
+        if tally is None:
+            dropped = [
+                (NoteKind.FIELD_DROPPED, f"{subject} '{key}'") for key in value if key not in used
+            ]
+            tally = self._dropped[keys] = self.tally(dropped, line, entry_id)
+        tally.count(line)
 
     def _aggregate_of(
         self, kind: str, subject: str, line: int | None, entry_id: str | None

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ._agent_base import AgentImportError, AgentNoteKind, is_number, non_blank, text_block
-from ._base import NoteKind, NoteLog, Tally, shown
+from ._base import NoteKind, NoteLog, shown
 from ._pi_convert import image_placeholder
 
 __all__ = ["TOOL_RESULT", "ClaudeBlocks"]
@@ -35,24 +35,6 @@ class ClaudeBlocks:
 
     def __init__(self, notes: NoteLog) -> None:
         self.notes = notes
-        # (the fields used, the subject, a value's keys) -> the tally of the fields it drops:
-        # a file's records mostly carry the same keys, so each set is worked out once.
-        self._dropped: dict[tuple[Any, ...], Tally] = {}
-
-    def drop_rest(
-        self, value: dict[str, Any], used: frozenset[str], subject: str, line: int, entry_id: str
-    ) -> None:
-        """Note (aggregated) each field the course has no place for."""
-        if value.keys() <= used:
-            return  # nothing to drop: one set comparison, the usual case for blocks
-        keys = (used, subject, *value)
-        tally = self._dropped.get(keys)
-        if tally is None:
-            dropped = [
-                (NoteKind.FIELD_DROPPED, f"{subject} '{key}'") for key in value if key not in used
-            ]
-            tally = self._dropped[keys] = self.notes.tally(dropped, line, entry_id)
-        tally.count(line)
 
     def _placeholder(self, block: Any, where: str, line: int, entry_id: str) -> dict[str, Any]:
         """The text standing in for a user-side block with no course form, and its note."""
@@ -93,7 +75,7 @@ class ClaudeBlocks:
             if isinstance(block, dict) and block.get("type") == "text":
                 text = block.get("text")
                 if isinstance(text, str):
-                    self.drop_rest(block, _TEXT_KEYS, "text block field", line, entry_id)
+                    self.notes.fields_dropped(block, _TEXT_KEYS, "text block field", line, entry_id)
                     blocks.append(text_block(text))
                     continue
             blocks.append(self._placeholder(block, f"{where}.{position}", line, entry_id))
@@ -138,7 +120,7 @@ class ClaudeBlocks:
             raise AgentImportError(
                 f"tool_result.is_error must be true or false, got {shown(is_error)}", line=line
             )
-        self.drop_rest(block, _RESULT_KEYS, "tool_result block field", line, entry_id)
+        self.notes.fields_dropped(block, _RESULT_KEYS, "tool_result block field", line, entry_id)
         return {
             "role": "toolResult",
             "toolCallId": call_id,
@@ -166,7 +148,7 @@ class ClaudeBlocks:
         for position, block in enumerate(content):
             kind = block.get("type") if isinstance(block, dict) else None
             if kind == "text" and isinstance(text := block.get("text"), str):
-                self.drop_rest(block, _TEXT_KEYS, "text block field", line, entry_id)
+                self.notes.fields_dropped(block, _TEXT_KEYS, "text block field", line, entry_id)
                 blocks.append(text_block(text))
             elif kind == "tool_use":
                 blocks.append(self._tool_use(block, position, line, entry_id, names))
@@ -205,7 +187,7 @@ class ClaudeBlocks:
         if "input" not in block:
             raise AgentImportError(f"{where}.input is missing", line=line)
         assert isinstance(call_id, str) and isinstance(name, str)
-        self.drop_rest(block, _TOOL_USE_KEYS, "tool_use block field", line, entry_id)
+        self.notes.fields_dropped(block, _TOOL_USE_KEYS, "tool_use block field", line, entry_id)
         names[call_id] = name
         return {"type": "toolCall", "id": call_id, "name": name, "arguments": block["input"]}
 
@@ -230,7 +212,7 @@ class ClaudeBlocks:
                     raise AgentImportError(
                         f"message.usage.{key} must be a number >= 0, got {shown(value)}", line=line
                     )
-        self.drop_rest(usage, _USAGE_KEYS, "usage field", line, entry_id)
+        self.notes.fields_dropped(usage, _USAGE_KEYS, "usage field", line, entry_id)
         self.notes.aggregate(
             AgentNoteKind.USAGE_MAPPED,
             "usage: input = input_tokens + cache_read_input_tokens + cache_creation_input_tokens "

@@ -51,7 +51,7 @@ _NUMBER_TYPES = (int, float)
 _PLAIN_NUMBERS = frozenset({int, float})
 _ABSENT: Any = object()  # a key missing from a dict, told apart from a null
 
-# The fields each course form takes from a pi value; ``Converter._drop_rest`` notes the
+# The fields each course form takes from a pi value; ``NoteLog.fields_dropped`` notes the
 # others. Sets, so that a value holding nothing else is recognised in one comparison.
 _MESSAGE_ENTRY_FIELDS = frozenset({*_ENTRY_KEYS, "message"})
 _CUSTOM_MESSAGE_ENTRY_FIELDS = frozenset({*_ENTRY_KEYS, "content"})
@@ -300,35 +300,10 @@ class Converter:
 
     def __init__(self, notes: NoteLog) -> None:
         self.notes = notes
-        # (subject, the keys of a value) -> the tally of its routine notes (dropped keys; for a
-        # usage, a computed total too): most records of a file have the same keys, so each
-        # set is worked out once.
-        self._dropped: dict[tuple[str, ...], Tally] = {}
         # (the keys of an assistant message, the keys of its usage) -> the tally of its notes.
         self._assistant_tallies: dict[tuple[tuple[str, ...], tuple[str, ...]], Tally] = {}
 
     # --- shared helpers -------------------------------------------------------
-
-    def _drop_rest(
-        self, value: dict[str, Any], used: frozenset[str], subject: str, line: int, entry_id: str
-    ) -> None:
-        """Note (aggregated) every field of ``value`` the course schema has no place for.
-
-        The callers that run for nearly every record (message entries, user and
-        tool-result messages, text and tool-call blocks) make the comparison below
-        themselves and call only when there is a field to note; the rarer ones
-        leave it to this check.
-        """
-        if value.keys() <= used:
-            return  # nothing to drop: one set comparison, the usual case
-        keys = (subject, *value)
-        tally = self._dropped.get(keys)
-        if tally is None:
-            dropped = [
-                (NoteKind.FIELD_DROPPED, f"{subject} '{key}'") for key in value if key not in used
-            ]
-            tally = self._dropped[keys] = self.notes.tally(dropped, line, entry_id)
-        tally.count(line)
 
     def _string(self, value: dict[str, Any], key: str, where: str, line: int) -> str:
         """A required id or name: blank would break pairing, so it is an error, not a guess."""
@@ -353,7 +328,9 @@ class Converter:
                 if tuple(block) == _COURSE_TEXT_BLOCK:
                     blocks.append(block)  # already a course text block (see the class)
                     continue
-                self._drop_rest(block, _TEXT_BLOCK_FIELDS, "text block field", line, entry_id)
+                self.notes.fields_dropped(
+                    block, _TEXT_BLOCK_FIELDS, "text block field", line, entry_id
+                )
                 blocks.append(_text_block(text))
             elif kind == "image":
                 images.append(image_placeholder(block))
@@ -408,7 +385,7 @@ class Converter:
     def _user(self, message: dict[str, Any], line: int, entry_id: str, ts: Any) -> dict[str, Any]:
         """A user message: its content becomes text blocks (images become placeholders)."""
         if not message.keys() <= _USER_FIELDS:
-            self._drop_rest(message, _USER_FIELDS, "user message field", line, entry_id)
+            self.notes.fields_dropped(message, _USER_FIELDS, "user message field", line, entry_id)
         return {
             "role": "user",
             "content": self._content(message.get("content"), "message", line, entry_id),
@@ -443,7 +420,9 @@ class Converter:
                 "turn ended (partialJson) kept as rawArguments",
             )
         if not block.keys() <= _TOOL_CALL_FIELDS:
-            self._drop_rest(block, _TOOL_CALL_FIELDS, "toolCall block field", line, entry_id)
+            self.notes.fields_dropped(
+                block, _TOOL_CALL_FIELDS, "toolCall block field", line, entry_id
+            )
         return call
 
     def _refuse_tool_call(self, block: dict[str, Any], where: str, line: int) -> NoReturn:
@@ -468,7 +447,9 @@ class Converter:
                 if tuple(block) == _COURSE_TEXT_BLOCK:
                     blocks.append(block)  # already a course text block (see the class)
                     continue
-                self._drop_rest(block, _TEXT_BLOCK_FIELDS, "text block field", line, entry_id)
+                self.notes.fields_dropped(
+                    block, _TEXT_BLOCK_FIELDS, "text block field", line, entry_id
+                )
                 blocks.append(_text_block(text))
             elif kind == "toolCall":
                 if tuple(block) == _COURSE_TOOL_CALL and _two_names(block["id"], block["name"]):
@@ -631,7 +612,7 @@ class Converter:
         wire["isError"] = is_error
         wire["timestamp"] = ts
         if not message.keys() <= _TOOL_RESULT_FIELDS:
-            self._drop_rest(
+            self.notes.fields_dropped(
                 message, _TOOL_RESULT_FIELDS, "toolResult message field", line, entry_id
             )
         return wire
@@ -662,10 +643,14 @@ class Converter:
             _check_bash_fields(message, line)
             if message.get("excludeFromContext"):
                 return None, ("pi.message.bashExecution", message)
-            self._drop_rest(message, _BASH_FIELDS, "bashExecution message field", line, entry_id)
+            self.notes.fields_dropped(
+                message, _BASH_FIELDS, "bashExecution message field", line, entry_id
+            )
             return self._user_text(bash_execution_text(message), ts), None
         if role in ("custom", "hookMessage"):
-            self._drop_rest(message, _USER_FIELDS, f"{role} message field", line, entry_id)
+            self.notes.fields_dropped(
+                message, _USER_FIELDS, f"{role} message field", line, entry_id
+            )
             content = self._content(message.get("content"), "message", line, entry_id)
             return {"role": "user", "content": content, "timestamp": ts}, None
         if role in ("branchSummary", "compactionSummary"):
@@ -675,7 +660,7 @@ class Converter:
                 if role == "branchSummary"
                 else (COMPACTION_SUMMARY_PREFIX, COMPACTION_SUMMARY_SUFFIX)
             )
-            self._drop_rest(
+            self.notes.fields_dropped(
                 message, _SUMMARY_MESSAGE_FIELDS, f"{role} message field", line, entry_id
             )
             return self._user_text(prefix + summary + suffix, ts), None
@@ -702,7 +687,9 @@ class Converter:
             )
         # A message entry, most of a file: its wire is built in one go.
         if not record.keys() <= _MESSAGE_ENTRY_FIELDS:
-            self._drop_rest(record, _MESSAGE_ENTRY_FIELDS, "message entry field", line, entry_id)
+            self.notes.fields_dropped(
+                record, _MESSAGE_ENTRY_FIELDS, "message entry field", line, entry_id
+            )
         message, metadata = self.message(record.get("message"), line, entry_id, ts)
         wire: dict[str, Any] = {"id": entry_id, "parentId": parent_id, "timestamp": ts}
         if message is not None:
@@ -728,7 +715,7 @@ class Converter:
             return self._metadata(base, f"pi.{kind}", record, line)
         if kind == "custom_message":
             # customType, display and details are for extensions and the TUI, never sent.
-            self._drop_rest(
+            self.notes.fields_dropped(
                 record,
                 _CUSTOM_MESSAGE_ENTRY_FIELDS,
                 "custom_message entry field",
@@ -771,7 +758,7 @@ class Converter:
                 "empty branch summary: pi sends nothing for it, kept as metadata pi.branch_summary",
             )
             return self._metadata(base, "pi.branch_summary", record, line)
-        self._drop_rest(
+        self.notes.fields_dropped(
             record, _BRANCH_SUMMARY_ENTRY_FIELDS, "branch_summary entry field", line, base["id"]
         )
         text = BRANCH_SUMMARY_PREFIX + summary + BRANCH_SUMMARY_SUFFIX
@@ -797,7 +784,9 @@ class Converter:
         mapping = map_pi_summary(summary)
         for kind, detail in mapping.notes:
             self.notes.add(kind, line, entry_id, detail)
-        self._drop_rest(record, _COMPACTION_ENTRY_FIELDS, "compaction entry field", line, entry_id)
+        self.notes.fields_dropped(
+            record, _COMPACTION_ENTRY_FIELDS, "compaction entry field", line, entry_id
+        )
         wire = {
             **base,
             "type": "compaction",

@@ -292,8 +292,8 @@ class _Importer:
         self, line: int, record: dict[str, Any], uuid: str, parent: str | None, ts: Any
     ) -> None:
         message = self._message(record, line)
-        self.blocks.drop_rest(record, _RECORD_KEYS, "record field", line, uuid)
-        self.blocks.drop_rest(message, _ASSISTANT_KEYS, "assistant message field", line, uuid)
+        self.notes.fields_dropped(record, _RECORD_KEYS, "record field", line, uuid)
+        self.notes.fields_dropped(message, _ASSISTANT_KEYS, "assistant message field", line, uuid)
         message_id = message.get("id")
         open_turn = self.turns.get(parent) if parent is not None else None
         if open_turn is not None and non_blank(message_id) and open_turn.message_id == message_id:
@@ -363,8 +363,8 @@ class _Importer:
         self, line: int, record: dict[str, Any], uuid: str, parent: str | None, ts: Any
     ) -> None:
         message = self._message(record, line)
-        self.blocks.drop_rest(record, _RECORD_KEYS, "record field", line, uuid)
-        self.blocks.drop_rest(message, _USER_KEYS, "user message field", line, uuid)
+        self.notes.fields_dropped(record, _RECORD_KEYS, "record field", line, uuid)
+        self.notes.fields_dropped(message, _USER_KEYS, "user message field", line, uuid)
         boundary = self.summary_of.get(uuid)
         if record.get("isCompactSummary") is True and boundary in self.awaiting:
             assert (
@@ -414,7 +414,7 @@ class _Importer:
         self, line: int, record: dict[str, Any], uuid: str, parent: str | None, ts: Any
     ) -> None:
         """A compaction boundary: a compaction draft, waiting for its summary record."""
-        self.blocks.drop_rest(record, _BOUNDARY_KEYS, "compact_boundary field", line, uuid)
+        self.notes.fields_dropped(record, _BOUNDARY_KEYS, "compact_boundary field", line, uuid)
         meta = record.get("compactMetadata", {})
         if meta is None:
             meta = {}
