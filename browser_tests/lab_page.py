@@ -45,6 +45,18 @@ TERMINAL_SCREEN = """() => {
 xterm.js keeps one), for a test to read what a command printed."""
 
 
+def open_terminal(page: Page) -> None:
+    """Open a JupyterLab terminal on ``page`` and wait for the shell's prompt: it has read its
+    start-up files and waits for input."""
+    page.wait_for_function(
+        "() => window.jupyterapp && window.jupyterapp.commands.hasCommand('terminal:create-new')",
+        timeout=90_000,
+    )
+    page.evaluate("() => window.jupyterapp.commands.execute('terminal:create-new')")
+    page.locator(".jp-Terminal .xterm").first.wait_for(timeout=30_000)
+    page.wait_for_function(f"() => ({TERMINAL_SCREEN})().trim() !== ''", timeout=30_000)
+
+
 def _widget_class_names() -> set[str]:
     names = {
         name

@@ -50,7 +50,14 @@ from typing import Any
 
 import pytest
 from conftest import LAB_SETTINGS, REPO, WINDOW, free_port
-from lab_page import TERMINAL_SCREEN, StoredNotebook, error_outputs, open_notebook, run_all
+from lab_page import (
+    TERMINAL_SCREEN,
+    StoredNotebook,
+    error_outputs,
+    open_notebook,
+    open_terminal,
+    run_all,
+)
 from playwright.sync_api import Browser, BrowserContext, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -528,13 +535,7 @@ def start_page_problems(page: Page, name: str) -> list[str]:
 def terminal_screen(page: Page, lab: StudentLab, command: str) -> tuple[bool, str]:
     """Open a terminal, type ``command``; whether it finished, and what the screen shows."""
     page.goto(lab.url("/lab/workspaces/terminal"))
-    page.wait_for_function(
-        "() => window.jupyterapp && window.jupyterapp.commands.hasCommand('terminal:create-new')",
-        timeout=90_000,
-    )
-    page.evaluate("() => window.jupyterapp.commands.execute('terminal:create-new')")
-    page.locator(".jp-Terminal .xterm").first.wait_for(timeout=30_000)
-    page.wait_for_function(f"() => ({TERMINAL_SCREEN})().trim() !== ''", timeout=30_000)
+    open_terminal(page)
     page.locator(".jp-Terminal .xterm").first.click()
     page.keyboard.type(command)
     page.keyboard.press("Enter")

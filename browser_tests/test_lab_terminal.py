@@ -15,7 +15,7 @@ from pathlib import Path
 
 from background_lab import background_make_lab
 from conftest import REPO, WINDOW
-from lab_page import TERMINAL_SCREEN
+from lab_page import TERMINAL_SCREEN, open_terminal
 from playwright.sync_api import Browser, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -51,17 +51,6 @@ def _shows(page: Page, text: str, timeout_ms: float = 30_000) -> bool:
     return True
 
 
-def _open_terminal(page: Page) -> None:
-    page.wait_for_function(
-        "() => window.jupyterapp && window.jupyterapp.commands.hasCommand('terminal:create-new')",
-        timeout=90_000,
-    )
-    page.evaluate("() => window.jupyterapp.commands.execute('terminal:create-new')")
-    page.locator(".jp-Terminal .xterm").first.wait_for(timeout=30_000)
-    # The shell's prompt: it has read its start-up files and waits for input.
-    page.wait_for_function(f"() => ({TERMINAL_SCREEN})().trim() !== ''", timeout=30_000)
-
-
 def test_course_lab_in_a_terminal_of_a_background_make_lab(
     browser: Browser, tmp_path: Path, artifacts: Path
 ) -> None:
@@ -74,7 +63,7 @@ def test_course_lab_in_a_terminal_of_a_background_make_lab(
         try:
             page = context.new_page()
             page.goto(lab.server.url("/lab/workspaces/terminal"))
-            _open_terminal(page)
+            open_terminal(page)
             page.locator(".jp-Terminal .xterm").first.click()
             page.keyboard.type(COMMAND)
             page.keyboard.press("Enter")
