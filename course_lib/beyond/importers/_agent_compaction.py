@@ -89,6 +89,10 @@ class _Tree:
             stack.extend((kid, False) for kid in reversed(children.get(entry_id, [])))
         return enter, leave
 
+    def entered(self, entry_id: str) -> int:
+        """When the depth-first walk reached ``entry_id``: an ancestor is reached first."""
+        return self.intervals[0][entry_id]
+
     def on_path_to(self, entry_id: str, leaf: str) -> bool:
         """Whether ``entry_id`` is ``leaf`` or one of its ancestors."""
         enter, leave = self.intervals
@@ -131,7 +135,7 @@ def _choose(plan: CompactionPlan, draft: Draft, tree: _Tree, notes: NoteLog) -> 
             f"compaction ({', '.join(missing[:3])}{', ...' if len(missing) > 3 else ''}): ignored",
         )
     if on_path:
-        earliest = min(on_path, key=tree.intervals[0].__getitem__)
+        earliest = min(on_path, key=tree.entered)
         start = tree.last_user.get(earliest)
         if start is not None:
             if start != earliest:
