@@ -9,7 +9,8 @@ package has layers, each importing only those before it:
   chapter's order: what a student reads and writes
 * ``course_lib.errors``   every error the workbook raises (one family: ``CourseError``)
 * ``course_lib.beyond``   real sessions and real tokenizers (the pi, Claude Code and Codex
-  importers, estimators)
+  importers, estimators), and ``build_context`` for long paths (``one_pass``: the chapter's
+  ``budget`` steps in one walk over the path, for a pure estimator)
 * ``course_lib.judge``    a student's rules judged from another process: the call channel, the
   rule server and the given part of the package it may import
 * ``course_lib.track``    the student track: the lab catalogue, starters, checks, exercises
@@ -97,6 +98,12 @@ from .chapter.sessions import (
     read_session_file,
     recover_jsonl,
 )
+
+# isort: split
+# The chapter's two budget functions, rebound to the same steps taken in one walk over the path
+# for a pure estimator (as bisect binds its C version over its Python one). The import above
+# names them for the practice package and the judge; course_lib.chapter.budget is the one to read.
+from .beyond.one_pass import build_context, plan_budget  # noqa: F811
 
 __all__ = [
     "FIXTURE_TOKENS",

@@ -584,7 +584,8 @@ def test_impl_switches_course_lib_to_the_practice_package_and_back(
     chapter_names = dict(vars(course_lib.chapter))
     session_names = dict(vars(sessions))
     codec = sessions.SESSION_ENTRIES
-    assert course_lib.build_context.__module__ == "course_lib.chapter.budget"  # this run: no --impl
+    # This run has no --impl: the package's own build_context, the chapter's steps in one walk.
+    assert course_lib.build_context.__module__ == "course_lib.beyond.one_pass"
 
     replaced = _switch_course_lib_to(starter)
     try:
@@ -623,7 +624,7 @@ def test_impl_switches_course_lib_to_the_practice_package_and_back(
     assert vars(course_lib.chapter) == chapter_names
     assert vars(sessions) == session_names
     assert sessions.SESSION_ENTRIES is codec
-    assert course_lib.build_context.__module__ == "course_lib.chapter.budget"
+    assert course_lib.build_context.__module__ == "course_lib.beyond.one_pass"
 
 
 NOTE_FROM = "from collections.abc import Sequence\n"
