@@ -26,7 +26,7 @@ test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy course_lib
-	$(BIN)/pytest --doctest-modules course_lib/base course_lib/chapter
+	$(BIN)/pytest --doctest-modules course_lib/base course_lib/chapter course_lib/beyond
 	$(BIN)/pytest --nbval --nbval-current-env tests notebooks
 
 # JupyterLab serves the repository root, so its file browser shows practice/ and its
