@@ -35,7 +35,12 @@ from course_lib import (
 from course_lib.base.pricing import reads_only
 from course_lib.beyond import one_pass
 from course_lib.chapter import budget as chapter
-from course_lib.grading.hidden_inputs import corrupted, random_path, with_compactions
+from course_lib.grading.hidden_inputs import (
+    RandomPath,
+    corrupted,
+    random_path,
+    with_compactions,
+)
 
 SETTINGS = settings(max_examples=150, deadline=None)
 FIXTURES = (chapter_fixture, chapter_fixture_after_compaction, system_replay_fixture)
@@ -63,6 +68,15 @@ def _numbers(budget: dict[str, Any]) -> bool:
     return True
 
 
+def generated(seed: int, compacted: bool) -> tuple[random.Random, RandomPath, list[Any]]:
+    """The grader's path for ``seed``, its entries with compactions appended when ``compacted``,
+    and the generator, which the test goes on drawing from."""
+    rng = random.Random(seed)
+    path = random_path(course_lib, rng, "p")
+    entries = with_compactions(course_lib, path, rng)[0] if compacted else path.entries
+    return rng, path, entries
+
+
 def test_the_package_exports_the_one_pass_functions() -> None:
     assert course_lib.build_context is one_pass.build_context
     assert course_lib.plan_budget is one_pass.plan_budget
@@ -80,9 +94,7 @@ def test_the_fixtures_plan_alike(
 @SETTINGS
 @given(seed=st.integers(min_value=0, max_value=2**32), compacted=st.booleans())
 def test_random_paths_plan_alike(seed: int, compacted: bool) -> None:
-    rng = random.Random(seed)
-    path = random_path(course_lib, rng, "p")
-    entries = with_compactions(course_lib, path, rng)[0] if compacted else path.entries
+    _, path, entries = generated(seed, compacted)
     assert_alike(entries, path.budget, path.estimate)
 
 
@@ -90,9 +102,7 @@ def test_random_paths_plan_alike(seed: int, compacted: bool) -> None:
 @given(seed=st.integers(min_value=0, max_value=2**32), compacted=st.booleans())
 def test_broken_paths_raise_alike(seed: int, compacted: bool) -> None:
     """A removed, repeated or misplaced entry, or a wire dict where an entry belongs."""
-    rng = random.Random(seed)
-    path = random_path(course_lib, rng, "p")
-    entries = with_compactions(course_lib, path, rng)[0] if compacted else path.entries
+    rng, path, entries = generated(seed, compacted)
     broken, _ = corrupted(entries, rng)
     if broken and rng.random() < 0.3:
         position = rng.randrange(len(broken))
@@ -140,9 +150,7 @@ def test_misbehaving_estimators_fail_alike(
     seed: int, answer: str, marked: bool, compacted: bool
 ) -> None:
     """The chapter prices the system message, the summary, then each group: its first error wins."""
-    rng = random.Random(seed)
-    path = random_path(course_lib, rng, "p")
-    entries = with_compactions(course_lib, path, rng)[0] if compacted else path.entries
+    rng, _, entries = generated(seed, compacted)
     texts = [text_of(entry.message) for entry in entries if entry.type == "message"]
     if not texts:
         return
@@ -222,9 +230,7 @@ def test_an_estimator_not_marked_pure_sees_exactly_the_chapters_calls(
     seed: int, compacted: bool
 ) -> None:
     """Once per priced message, in the chapter's order, and none on a path that does not group."""
-    rng = random.Random(seed)
-    path = random_path(course_lib, rng, "p")
-    entries = with_compactions(course_lib, path, rng)[0] if compacted else path.entries
+    rng, _, entries = generated(seed, compacted)
     if rng.random() < 0.5:
         entries, _ = corrupted(entries, rng)
     texts = [text_of(entry.message) for entry in entries if entry.type == "message"]
